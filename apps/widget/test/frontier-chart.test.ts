@@ -1,4 +1,4 @@
-import { runNodes, type FrontierSizeJson } from '@trainplan/protocol';
+import { daysText, runNodes, type FrontierSizeJson } from '@trainplan/protocol';
 import { formatCount, formatGrouped, formatNumber } from '@trainplan/units';
 import { describe, expect, it } from 'vitest';
 import { frontierAnswer } from './support/frontier-answer.ts';
@@ -90,7 +90,11 @@ describe('the time–cost chart', () => {
     // One title per dot, in the dots' order.
     expect(titles.map((t) => Number(t.replace(/ nodes?.*/, '').replace(/,/g, '')))).toEqual(dots.map((d) => d.nodes));
     const c = size(CURRENT);
-    expect(titles).toContain(`${CURRENT} nodes (${formatGrouped(c.gpus)} GPUs): ${formatNumber(c.days)} days, ${formatCount(c.gpuHours)} GPU-hours, MFU ${formatNumber(c.mfu * 100)}%; ${c.label}`);
+    expect(titles).toContain(`${CURRENT} nodes (${formatGrouped(c.gpus)} GPUs): ${daysText(c.days)}, ${formatCount(c.gpuHours)} GPU-hours, MFU ${formatNumber(c.mfu * 100)}%; ${c.label}`);
+    // The fastest trains within a day: in hours, as the CLI says it (QA: "0.990 days").
+    const quick = size(fastest.nodes);
+    expect(quick.days).toBeLessThan(1);
+    expect(titles.find((t) => t.startsWith(`${formatGrouped(quick.nodes)} nodes `))).toMatch(/\): \d+\.\d hours, /);
     const name = unescape(svg.match(/<svg class="chart frontier"[^>]* aria-label="([^"]*)"/)![1]!);
     expect(name).toBe(`GPU-hours against days to train over cluster sizes: ${titles.join('. ')}`);
   });

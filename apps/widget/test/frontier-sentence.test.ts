@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { frontierAnswer } from './support/frontier-answer.ts';
-import { formatCount, formatNumber, formatPercent } from '@trainplan/units';
+import { daysText } from '@trainplan/protocol';
+import { formatCount, formatPercent } from '@trainplan/units';
 import { frontierSentence } from '../src/sizing/frontier-sentence.ts';
 
 // A real time–cost curve: GPT-3 175B, 300B tokens, A100 80GB, batch 1536. The sentence's figures are the answer's own
@@ -14,9 +15,9 @@ const fastest = sizes.reduce((a, b) => (b.days < a.days || (b.days === a.days &&
 const size = (nodes: number) => sizes.find((s) => s.nodes === nodes)!;
 const nodes = (n: number) => `${n.toLocaleString('en-US')} nodes`;
 const more = (n: number) => `+${formatPercent(size(n).gpuHours / cheapest.gpuHours - 1, 0)}`;
-const ends = `Cheapest: ${nodes(cheapest.nodes)}, ${formatNumber(cheapest.days)} days, ${formatCount(cheapest.gpuHours)} GPU-hours`;
-const fast = `fastest: ${nodes(fastest.nodes)}, ${formatNumber(fastest.days)} days for ${more(fastest.nodes)}`;
-const between = (n: number) => `${nodes(n)}: ${formatNumber(size(n).days)} days for ${more(n)}`;
+const ends = `Cheapest: ${nodes(cheapest.nodes)}, ${daysText(cheapest.days)}, ${formatCount(cheapest.gpuHours)} GPU-hours`;
+const fast = `fastest: ${nodes(fastest.nodes)}, ${daysText(fastest.days)} for ${more(fastest.nodes)}`;
+const between = (n: number) => `${nodes(n)}: ${daysText(size(n).days)} for ${more(n)}`;
 
 // Sizes on the curve between its ends: the default scenario's 128 nodes and the one in the middle of the rest; and a
 // node count between the smallest and the largest that was not searched.
@@ -45,6 +46,13 @@ describe('the time–cost sentence', () => {
     ['the fastest', fastest.nodes, `${ends}; ${fast}.`],
   ])('on %s (%i nodes) reads "%s"', (_what, n, expected) => {
     expect(frontierSentence(answer, n)).toBe(expected);
+  });
+
+  it('says days as the CLI does (protocol\'s daysText): the fastest, within a day, in hours (QA: "6,144 nodes, 0.990 days")', () => {
+    expect(fastest.days).toBeLessThan(1);
+    const said = frontierSentence(answer, 128);
+    expect(said).toMatch(new RegExp(`fastest: ${nodes(fastest.nodes)}, \\d+\\.\\d hours for `));
+    expect(said).not.toMatch(/\b0\.\d+ days/);
   });
 
   it('says only the cheapest when it is also the fastest', () => {

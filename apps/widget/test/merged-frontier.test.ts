@@ -36,7 +36,7 @@ describe('the searched "how many nodes" with no size up to 8,192 nodes meeting t
   it("says what the plan found on the form's own, larger cluster takes (16,384 nodes, 146 days)", () => {
     const html = searchedNodesSection(failed, size(16_384, 146.2, 460e6), 60);
     expect(html).toContain('data-searched-own="16384"');
-    expect(text(html)).toContain('On your 16,384 nodes, searched: 146 days, 460 M GPU-hours with plan on 16384.');
+    expect(text(html)).toContain('On your 16,384 nodes, searched: 146.2 days, 460 M GPU-hours with plan on 16384.');
     expect(text(searchedNodesSection(failed, size(16_384, 50, 160e6), 60))).toContain('50.0 days, within the deadline');
     // Not when the form's size is no faster than the closest found.
     expect(searchedNodesSection(failed, size(64, 900, 1e6), 60)).not.toContain('data-searched-own');

@@ -1,4 +1,4 @@
-import { CONTRACT_EXAMPLE, runEstimate, runNodes, type EstimateJson, type EstimateOk, type NodesResponseJson, type ScenarioInput } from '@trainplan/protocol';
+import { CONTRACT_EXAMPLE, daysText, runEstimate, runNodes, type EstimateJson, type EstimateOk, type NodesResponseJson, type ScenarioInput } from '@trainplan/protocol';
 import { describe, expect, it } from 'vitest';
 import { frontierSection, headline, largestPart, nodesSection, outOfMemoryMessage, searchedNodesSection } from '../src/element/results.ts';
 import { FRONTIER_REQUEST, frontierAnswer } from './support/frontier-answer.ts';
@@ -101,14 +101,14 @@ describe('the "how many nodes" answer counts in words', () => {
     expect(text(nodesSection({ kind: 'meets', nodes: 2, gpus: 16, days: 1, gpuHours: 384 }, budget))).toMatch(/^Your configuration: 2 nodes \(16 GPUs\)/);
   });
 
-  it('groups the thousands of a deadline and of days to train: "36,500-day deadline", "takes 12,346 days", never "36500"', () => {
+  it('groups the thousands of a deadline and of days to train: "36,500-day deadline", "takes 12,345.6 days", never "36500"', () => {
     const meets = { kind: 'meets', nodes: 1, gpus: 8, days: 2, gpuHours: 384 } as const;
     const long = { tokens: 1e9, deadlineDays: 36_500 };
     expect(text(nodesSection(meets, long))).toContain('within the 36,500-day deadline');
     expect(text(nodesSection({ kind: 'none', message: 'x' }, long))).toContain('tokens in 36,500 days');
-    // Whole days from 1,000 (12,345.6 rounds to 12,346); under 1,000 the same three figures as before.
-    expect(text(nodesSection({ kind: 'too-slow', fastestNodes: 1, fastestDays: 12_345.6 }, budget))).toContain('takes 12,346 days');
-    expect(text(nodesSection(meets, budget))).toContain('in 2.00 days, within the 30-day deadline');
+    // Days to one decimal at any size, as the CLI's time to train (protocol's daysText).
+    expect(text(nodesSection({ kind: 'too-slow', fastestNodes: 1, fastestDays: 12_345.6 }, budget))).toContain('takes 12,345.6 days');
+    expect(text(nodesSection(meets, budget))).toContain('in 2.0 days, within the 30-day deadline');
   });
 
   it('says a deadline as it was typed: 30 is a "30-day deadline", not "30.0-day" (QA); 2.5 stays 2.5', () => {
@@ -196,6 +196,19 @@ describe('the headline figures', () => {
   it('shows HFU equal to MFU without recompute (nothing is computed twice)', () => {
     const html = headline(estimate({ ...CONTRACT_EXAMPLE, parallelism: { ...CONTRACT_EXAMPLE.parallelism, recompute: 'none' }, cluster: { ...CONTRACT_EXAMPLE.cluster, gpu: 'h200' } }));
     expect(figure(html, 'hfu').value).toBe(figure(html, 'mfu').value);
+  });
+
+  // From 1 s to 10 years, as units' formatDuration says them: hours under a day, whole minutes under an hour, seconds
+  // under a minute. QA: a plan of 0.990 days read "0.990 days" here where the CLI said "23.8 hours".
+  it.each([
+    [1, '1.00 s'], [90, '2 minutes'], [1800, '30 minutes'], [3600, '1.0 hours'], [0.99 * 86_400, '23.8 hours'],
+    [86_400, '1.0 days'], [45 * 86_400, '45.0 days'], [3652.5 * 86_400, '3,652.5 days'],
+  ])('says a time to train of %d s as the CLI\'s report does: "%s"', (seconds, said) => {
+    const e = estimate(CONTRACT_EXAMPLE);
+    const timeToTrain = { tokens: 300e9, seconds, days: seconds / 86_400, gpuHours: 1 };
+    expect(figure(headline({ ...e, timeToTrain }), 'days')).toEqual({ value: said, label: 'to train 300 B tokens' });
+    // The CLI's time to train (apps/cli estimate-report.ts timeToTrainLines) is protocol's daysText.
+    expect(said).toBe(daysText(timeToTrain.days));
   });
 });
 

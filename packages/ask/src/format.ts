@@ -8,9 +8,13 @@ export const flopText = (flops: number): string => flops.toExponential(2).replac
 /** From two years, days are also said in years: "2,791 days (7.6 years)" reads at a glance; a year of DAYS_PER_YEAR, as questions are read. */
 export const YEARS_SAID_DAYS = 730;
 
-/** Days as chat writes them: "30 days", "8.2 days", "1 day"; under a day, hours or minutes ("9.6 hours", "26 minutes"), never "0 days". */
+/**
+ * Days as chat writes them: "30 days", "8.2 days", "1 day"; under a day, hours or minutes ("9.6 hours", "26 minutes"), never
+ * "0 days". The unit is units' formatDuration's, as the CLI and the widget say a time to train: under a day, its very words
+ * (QA: 0.97 days read "1 day" here, "23.3 hours" in the CLI); from a day, days to chat's decimals.
+ */
 export const formatDays = (days: number): string => {
-  if (days < 0.95) return formatDuration(days * 86_400);
+  if (days < 1) return formatDuration(days * 86_400);
   const rounded = Number(days.toFixed(days >= 100 ? 0 : 1));
   const years = days >= YEARS_SAID_DAYS ? ` (${(days / DAYS_PER_YEAR).toFixed(1)} years)` : '';
   return `${countOf(rounded, 'day')}${years}`;

@@ -272,6 +272,14 @@ describe('the widget link', () => {
       expect(renderText(a)).not.toContain('Open in the widget');
     }
   });
+  // `#scenario=` is a training scenario, which opens <trainplan-estimator>; <trainplan-serving> reads no link (only its
+  // attributes: apps/widget trainplan-serving.ts), so no address opens a serving plan, and a serving answer links none.
+  it('is left out of a serving answer: the widget opens no serving plan from a link', () => {
+    const a = ask('how do I serve llama 3 70b on H100 with 2048 prompt and 512 output at 50 ms per token', { publicUrl: 'https://x.example' });
+    expect(a.intent).toBe('serving');
+    expect(a.widgetUrl).toBeUndefined();
+    expect(renderText(a)).not.toContain('Open in the widget');
+  });
 });
 
 describe('renderText', () => {

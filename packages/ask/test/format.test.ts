@@ -1,4 +1,4 @@
-import { parseCount } from '@trainplan/units';
+import { days, formatDuration, hours, minutes, parseCount } from '@trainplan/units';
 import { describe, expect, it } from 'vitest';
 import { formatDays, moneyText, nodesGpus, statedMoney } from '../src/format.ts';
 
@@ -29,8 +29,26 @@ describe('clusters and days as chat counts them', () => {
     [1, '1 day'], [1.04, '1 day'], [8.24, '8.2 days'], [30, '30 days'], [372.4, '372 days'],
     [729, '729 days'], [730, '730 days (2.0 years)'], [2791, '2,791 days (7.6 years)'],
     // Under a day in hours, then minutes: 26 minutes read "0 days" (QA finding).
-    [0.4, '9.6 hours'], [26 / 1440, '26 minutes'], [0.96, '1 day'],
+    [0.4, '9.6 hours'], [26 / 1440, '26 minutes'], [0.96, '23.0 hours'],
   ])('%d days: %s (two years and more also in Julian years of 365.25 days)', (days, text) => {
     expect(formatDays(days)).toBe(text);
+  });
+});
+
+/** The unit a duration is said in, singular: "23.3 hours" → "hour", "1 day" → "day", "23.7 s" → "s". */
+const unitOf = (text: string): string => text.replace(/ \(.*\)$/, '').split(' ').at(-1)!.replace(/(?<=\w\w)s$/, '');
+
+describe('a time to train in the unit the CLI and the widget say it in (units\' formatDuration)', () => {
+  // From 1 s to 10 years. Below a day the bot writes formatDuration's very words; from a day, days (to its own decimals).
+  // QA: 0.97 days read "1 day" here where the CLI, for the same plan, said "23.3 hours".
+  it.each([
+    [1, '1.00 s'], [59, '59.0 s'], [minutes(1.5), '2 minutes'], [minutes(30), '30 minutes'], [minutes(59), '59 minutes'],
+    [hours(1), '1.0 hours'], [hours(12), '12.0 hours'], [days(0.97), '23.3 hours'], [days(0.999), '24.0 hours'],
+    [days(1), '1 day'], [days(45), '45 days'], [days(3652.5), '3,653 days (10.0 years)'],
+  ])('%d s: %s', (seconds, text) => {
+    const said = formatDays(seconds / days(1));
+    expect(said).toBe(text);
+    expect(unitOf(said)).toBe(unitOf(formatDuration(seconds)));
+    if (seconds < days(1)) expect(said).toBe(formatDuration(seconds));
   });
 });

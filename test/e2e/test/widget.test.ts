@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 import { main } from '@trainplan/cli';
-import { runNodes, runSearch, type EstimateOk } from '@trainplan/protocol';
-import { formatCount, formatNumber, formatSeconds } from '@trainplan/units';
+import { daysText, runNodes, runSearch, type EstimateOk } from '@trainplan/protocol';
+import { formatCount, formatSeconds } from '@trainplan/units';
 import { scenarioFromHash } from '@trainplan/widget';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -73,7 +73,7 @@ describe('the demo page in Chromium', () => {
     expect(await text(page, '[data-stat=step] b')).toBe(formatSeconds(expected.stepTimeSeconds));
     expect(await text(page, '[data-stat=tokens] b')).toBe(formatCount(expected.tokensPerSecond));
     expect(await text(page, '[data-stat=days] span')).toBe('to train 300 B tokens');
-    expect(await text(page, '[data-stat=days] b')).toBe(`${formatNumber(expected.timeToTrain!.days)} days`);
+    expect(await text(page, '[data-stat=days] b')).toBe(daysText(expected.timeToTrain!.days));
     expect(problems).toEqual([]);
     await context.close();
   });

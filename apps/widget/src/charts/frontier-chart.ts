@@ -1,4 +1,4 @@
-import type { FrontierSizeJson } from '@trainplan/protocol';
+import { daysText, type FrontierSizeJson } from '@trainplan/protocol';
 import { countOf, formatCount, formatGrouped, formatNumber } from '@trainplan/units';
 import { axisTitles, logXTicks, PLOT_PAD, plotFrame, yEndTicks } from './axes.ts';
 import { CHART_VIEWBOX_WIDTH, textWidth } from './chart-size.ts';
@@ -67,7 +67,7 @@ export function frontierChart({ sizes, cheapestNodes, fastestNodes, currentNodes
   const drawn = ok.filter(shown);
   // Each dot's figures, as its hover title and in the chart's accessible name, as the scaling and serving charts give
   // theirs: a screen reader has no hover (WCAG 2.2 1.1.1 Non-text Content; QA found the sizes only in the titles).
-  const said = drawn.map((s) => `${countOf(s.nodes, 'node')} (${countOf(s.gpus, 'GPU')}): ${formatNumber(s.days)} days, ${formatCount(s.gpuHours)} GPU-hours, MFU ${formatNumber(s.mfu * 100)}%; ${s.label}`);
+  const said = drawn.map((s) => `${countOf(s.nodes, 'node')} (${countOf(s.gpus, 'GPU')}): ${daysText(s.days)}, ${formatCount(s.gpuHours)} GPU-hours, MFU ${formatNumber(s.mfu * 100)}%; ${s.label}`);
   const dots = drawn.map((s, i) => {
     const current = s.nodes === currentNodes;
     return `<circle class="dot${s.pareto ? '' : ' off-curve'}${current ? ' current' : ''}" data-nodes="${s.nodes}" cx="${px(X(s.days))}" cy="${px(Y(s.gpuHours))}" r="${current ? 4 : 3}"><title>${esc(said[i]!)}</title></circle>`;

@@ -1,5 +1,5 @@
-import { nvlinkDomainsText, type EstimateOk, type FrontierSizeJson, type MemoryJson, type NodesResponseJson } from '@trainplan/protocol';
-import { countOf, formatBytes, formatCount, formatGrouped, formatNumber, formatPercent, formatSeconds } from '@trainplan/units';
+import { daysText, nvlinkDomainsText, type EstimateOk, type FrontierSizeJson, type MemoryJson, type NodesResponseJson } from '@trainplan/protocol';
+import { countOf, formatBytes, formatCount, formatNumber, formatPercent, formatSeconds } from '@trainplan/units';
 import { esc } from '../charts/markup.ts';
 import { frontierChart } from '../charts/frontier-chart.ts';
 import { memoryParts } from '../charts/memory-bar.ts';
@@ -26,7 +26,7 @@ export function headline(e: EstimateOk): string {
     stat('hfu', formatPercent(e.hfu), 'HFU (recompute counted)'),
     stat('parameters', formatCount(e.parameters), 'parameters'),
   ];
-  if (e.timeToTrain) parts.push(stat('days', `${formatDays(e.timeToTrain.days)} days`, `to train ${formatCount(e.timeToTrain.tokens)} tokens`));
+  if (e.timeToTrain) parts.push(stat('days', daysText(e.timeToTrain.days), `to train ${formatCount(e.timeToTrain.tokens)} tokens`));
   return parts.join('');
 }
 
@@ -59,23 +59,23 @@ export function pipelineSection(e: EstimateOk): string {
  */
 export const ANSWER_LABELS = { searched: 'Best plan found', fixed: 'Your configuration' } as const;
 
-/** Days to 3 figures ("45.0"), and from 1,000 whole and grouped as other figures are ("36,500", not "36500"). */
-export const formatDays = (days: number): string => (days >= 1000 ? formatGrouped(days) : formatNumber(days));
-
 /** An answer's label, first in its paragraph. */
 const labelled = (kind: keyof typeof ANSWER_LABELS): string => `<span class="answer-label">${esc(ANSWER_LABELS[kind])}:</span> `;
 
-/** The "how many nodes" answer in words, at the configuration in the form (its t, p, c and batches). */
+/**
+ * The "how many nodes" answer in words, at the configuration in the form (its t, p, c and batches). Times to train here and in
+ * the headline are protocol's daysText, the CLI's (units' formatDuration): "34.2 days", "23.8 hours" (QA: "0.990 days").
+ */
 export function nodesSection(answer: NodesAnswer | undefined, budget: Budget): string {
   if (budget.tokens === undefined || budget.deadlineDays === undefined) return '<p class="caption">Give a token budget and a deadline to size the cluster.</p>';
-  // The deadline as the reader typed it, grouped: "30-day", "2.5-day", "36,500-day" (formatDays made 30 "30.0", QA).
+  // The deadline as the reader typed it, grouped: "30-day", "2.5-day", "36,500-day" (three figures made 30 "30.0", QA).
   const deadline = budget.deadlineDays.toLocaleString('en-US');
   const goal = `${formatCount(budget.tokens)} tokens in ${deadline} days`;
   if (!answer || answer.kind === 'none') return `<p data-answer="none">${labelled('fixed')}${esc(`no node count trains ${goal}${answer ? `: ${answer.message}` : ''}.`)}</p>`;
   if (answer.kind === 'too-slow') {
-    return `<p data-answer="too-slow">${labelled('fixed')}${esc(`not reachable; the fastest tried, ${countOf(answer.fastestNodes, 'node')}, takes ${formatDays(answer.fastestDays)} days.`)}</p>`;
+    return `<p data-answer="too-slow">${labelled('fixed')}${esc(`not reachable; the fastest tried, ${countOf(answer.fastestNodes, 'node')}, takes ${daysText(answer.fastestDays)}.`)}</p>`;
   }
-  return `<p data-answer="meets">${labelled('fixed')}<b data-nodes="${answer.nodes}">${esc(countOf(answer.nodes, 'node'))}</b>${esc(` (${countOf(answer.gpus, 'GPU')}) train ${formatCount(budget.tokens)} tokens in ${formatDays(answer.days)} days, within the ${deadline}-day deadline; ${formatCount(answer.gpuHours)} GPU-hours.`)}</p>`
+  return `<p data-answer="meets">${labelled('fixed')}<b data-nodes="${answer.nodes}">${esc(countOf(answer.nodes, 'node'))}</b>${esc(` (${countOf(answer.gpus, 'GPU')}) train ${formatCount(budget.tokens)} tokens in ${daysText(answer.days)}, within the ${deadline}-day deadline; ${formatCount(answer.gpuHours)} GPU-hours.`)}</p>`
     + '<p class="caption">The fewest nodes that meet the deadline at this t, p, c, micro-batch and global batch (data parallelism grows with the nodes).</p>';
 }
 
@@ -92,11 +92,11 @@ export function searchedNodesSection(n: NodesResponseJson, own?: FrontierSizeJso
     // runNodes often gives the failure's own message as the closest point's why: say it once.
     const why = n.closest && n.closest.why !== n.message ? ` Closest: ${sentence(n.closest.why)}` : '';
     const mine = own && own.days < (n.closest?.days ?? Infinity)
-      ? `<p data-searched-own="${own.nodes}">${esc(`On your ${countOf(own.nodes, 'node')}, searched: ${formatDays(own.days)} days${own.days <= deadlineDays ? ', within the deadline' : ''}, ${formatCount(own.gpuHours)} GPU-hours with ${own.label}.`)}</p>` : '';
+      ? `<p data-searched-own="${own.nodes}">${esc(`On your ${countOf(own.nodes, 'node')}, searched: ${daysText(own.days)}${own.days <= deadlineDays ? ', within the deadline' : ''}, ${formatCount(own.gpuHours)} GPU-hours with ${own.label}.`)}</p>` : '';
     return `<p data-searched-answer="${esc(n.reason)}">${labelled('searched')}${esc(`none; ${sentence(n.message)}${why}`)}</p>${mine}${largerBatchNote(n)}`;
   }
   const gpus = countOf(n.gpus, 'GPU') + (n.nvlinkDomains ? ` in ${nvlinkDomainsText(n.gpus, n.nvlinkDomains)}` : '');
-  return `<p data-searched-answer="ok">${labelled('searched')}<b data-searched-nodes="${n.nodes}">${esc(countOf(n.nodes, 'node'))}</b>${esc(` (${gpus}) with ${n.configuration.label}: ${formatDays(n.days)} days, ${formatCount(n.gpuHours)} GPU-hours.`)}</p>`
+  return `<p data-searched-answer="ok">${labelled('searched')}<b data-searched-nodes="${n.nodes}">${esc(countOf(n.nodes, 'node'))}</b>${esc(` (${gpus}) with ${n.configuration.label}: ${daysText(n.days)}, ${formatCount(n.gpuHours)} GPU-hours.`)}</p>`
     + `<p class="caption">The fewest nodes that meet the deadline, the configuration searched anew for each cluster size.</p>${largerBatchNote(n)}`;
 }
 

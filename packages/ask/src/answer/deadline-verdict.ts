@@ -25,7 +25,8 @@ export function deadlineVerdict(stated: AskParameters, days: number, tokens: num
  */
 export function daysWithinDeadline(days: number, deadlineDays: number): string {
   const shown = formatDays(days);
-  if (!(days <= deadlineDays) || days < 0.95 || shown !== formatDays(deadlineDays)) return shown;
+  // Under a day formatDays says hours or minutes, whose figures are not days to add digits to.
+  if (!(days <= deadlineDays) || days < 1 || shown !== formatDays(deadlineDays)) return shown;
   for (let digits = 2; digits <= 6; digits += 1) {
     const figure = Number(days.toFixed(digits));
     if (figure < deadlineDays) return countOf(figure, 'day');
