@@ -1,4 +1,6 @@
 import { EventHeap } from './event-heap.ts';
+import { grow } from './grow.ts';
+import { MaxMinRates } from './max-min-rates.ts';
 
 /** What the engine calls back: a collective's program reacts to its flows and timers. */
 export interface FlowProgram {
@@ -35,7 +37,7 @@ const BATCH_TOLERANCE = 1e-12;
 /**
  * The discrete-event core: flows of bytes on paths of links, link bandwidth shared max-min fairly
  * among the flow copies crossing it (a flow may stand for `weight` identical copies on a link; a
- * flow may also carry its own rate cap), computed by progressive filling (see `fill`). Two event
+ * flow may also carry its own rate cap), computed by progressive filling (MaxMinRates' `fill`). Two event
  * kinds: a timer (latency, a dependency) and a flow completion.
  *
  * A flow's completion is reported when its last byte leaves (its links are free from then on);
@@ -50,45 +52,14 @@ const BATCH_TOLERANCE = 1e-12;
  * flight at once — as one `cost` in events (VISITS_PER_EVENT, EVENTS_PER_FLOW_IN_FLIGHT), and
  * `run` stops when the cost passes its limit, so the limit bounds both time and memory whatever the
  * shape of the run. Memory: typed arrays grown by doubling and recycled through free lists.
+ *
+ * Its storage is FlowTable's (flow-table.ts), its rates MaxMinRates' (max-min-rates.ts); this layer
+ * holds the programs, the timers and the event loop.
  */
-export class FlowEngine {
-  now = 0;
+export class FlowEngine extends MaxMinRates {
   events = 0;
-  /** Flow–link entries visited while re-rating and settling (see VISITS_PER_EVENT). */
-  visits = 0;
   /** The most flows in flight at once so far. */
   peakFlows = 0;
-  readonly linkBandwidth: Float64Array;
-  /** Seconds of wire latency per link (a flow arrives their sum over its path after its last byte). */
-  readonly linkLatency: Float64Array;
-  /** Bytes × copies carried per link, for utilisation. */
-  readonly linkBytes: Float64Array;
-  /** Σ weight × rate of the flows on each link (kept as rates change, so a filling need not list them). */
-  private readonly linkLoad: Float64Array;
-  private readonly linkHead: Int32Array;
-
-  // Flow slots; flow `id` owns path entries [id·MAX_PATH, id·MAX_PATH + length).
-  private flowRemaining = new Float64Array(256);
-  private flowRate = new Float64Array(256);
-  private flowLast = new Float64Array(256);
-  private flowCap = new Float64Array(256);
-  private flowLength = new Int32Array(256);
-  private flowProgram = new Int32Array(256);
-  private flowTag = new Int32Array(256);
-  private flowStamp = new Int32Array(256);
-  private flowOldRate = new Float64Array(256);
-  private flowFrozen = new Uint8Array(256);
-  private freeFlows: number[] = [];
-  private flowCount = 0;
-  private live = 0;
-
-  /** Path entries per flow slot: the longest route (topology-graph MAX_ROUTE_LINKS). */
-  static readonly MAX_PATH = 8;
-  private static readonly SHIFT = 3; // log2(MAX_PATH)
-  private entLink = new Int32Array(256 * FlowEngine.MAX_PATH);
-  private entWeight = new Float64Array(256 * FlowEngine.MAX_PATH);
-  private entNext = new Int32Array(256 * FlowEngine.MAX_PATH);
-  private entPrev = new Int32Array(256 * FlowEngine.MAX_PATH);
 
   // Timers.
   private timerProgram = new Int32Array(256);
@@ -96,52 +67,13 @@ export class FlowEngine {
   private freeTimers: number[] = [];
   private timerCount = 0;
 
-  private readonly flows = new EventHeap();
   private readonly timers = new EventHeap();
   private readonly programs: FlowProgram[] = [];
-
-  // What the current batch changed: flows started, links whose flows changed.
-  private pending = new Int32Array(64);
-  private pendingCount = 0;
-  private dirty = new Int32Array(64);
-  private dirtyCount = 0;
-  private readonly linkDirty: Int32Array;
-  private batch = 1;
-
-  private stamp = 0;
-  private touched = new Int32Array(64);
-  /** Rounds of progressive filling after the first, as flows whose rate fell pull in their neighbours. */
-  private static readonly MAX_ROUNDS = 3;
-  // Progressive-filling scratch, per link.
-  private readonly linkStamp: Int32Array;
-  private readonly linkScan: Int32Array;
-  private scanStamp = 0;
-  private readonly linkCapacity: Float64Array;
-  private readonly linkWeight: Float64Array;
-  private fillLinks = new Int32Array(64);
-  private fillStamp = 0;
-  private readonly linkHeap = new EventHeap();
-  private readonly capHeap = new EventHeap();
 
   private limit = Number.POSITIVE_INFINITY;
   private exceeded = false;
   /** The flow whose completion onFlowDone is reporting (its slot intact until a flow starts); −1: none. */
   private done = -1;
-
-  /** `linkLatency`: seconds per link (none: every link 0, a flow arrives as its last byte leaves). */
-  constructor(linkBandwidth: Float64Array, linkLatency: Float64Array = new Float64Array(linkBandwidth.length)) {
-    if (linkLatency.length !== linkBandwidth.length) throw new RangeError('linkLatency needs one entry per link');
-    this.linkBandwidth = linkBandwidth;
-    this.linkLatency = linkLatency;
-    this.linkBytes = new Float64Array(linkBandwidth.length);
-    this.linkLoad = new Float64Array(linkBandwidth.length);
-    this.linkHead = new Int32Array(linkBandwidth.length).fill(-1);
-    this.linkDirty = new Int32Array(linkBandwidth.length);
-    this.linkStamp = new Int32Array(linkBandwidth.length);
-    this.linkScan = new Int32Array(linkBandwidth.length);
-    this.linkCapacity = new Float64Array(linkBandwidth.length);
-    this.linkWeight = new Float64Array(linkBandwidth.length);
-  }
 
   /** The work done so far, in events (see VISITS_PER_EVENT and EVENTS_PER_FLOW_IN_FLIGHT). */
   get cost(): number {
@@ -223,289 +155,6 @@ export class FlowEngine {
     this.pending[this.pendingCount++] = id;
   }
 
-  private markLink(link: number): void {
-    if (this.linkDirty[link] === this.batch) return;
-    this.linkDirty[link] = this.batch;
-    if (this.dirtyCount >= this.dirty.length) this.dirty = grow(this.dirty, this.dirtyCount);
-    this.dirty[this.dirtyCount++] = link;
-  }
-
-  private mark(touched: number, id: number): number {
-    if (touched >= this.touched.length) this.touched = grow(this.touched, touched);
-    this.touched[touched] = id;
-    return touched + 1;
-  }
-
-  /** Moves a flow's progress up to now at its current rate (bytes on its links for utilisation). */
-  private advance(id: number): void {
-    const now = this.now;
-    const rate = this.flowRate[id] as number;
-    const elapsed = now - (this.flowLast[id] as number);
-    if (rate > 0 && elapsed > 0) {
-      const moved = Math.min(rate * elapsed, this.flowRemaining[id] as number);
-      this.flowRemaining[id] = (this.flowRemaining[id] as number) - moved;
-      const first = id << FlowEngine.SHIFT;
-      const end = first + (this.flowLength[id] as number);
-      for (let e = first; e < end; e++) {
-        const link = this.entLink[e] as number;
-        this.linkBytes[link] = (this.linkBytes[link] as number) + moved * (this.entWeight[e] as number);
-      }
-    }
-    this.flowLast[id] = now;
-  }
-
-  /** Re-rates the flows the batch started and the flows on the links it changed. */
-  private settle(): void {
-    if (this.pendingCount === 0 && this.dirtyCount === 0) return;
-    const stamp = ++this.stamp;
-    let count = 0;
-    let visits = 0;
-    for (let p = 0; p < this.pendingCount; p++) {
-      const id = this.pending[p] as number;
-      if (this.flowStamp[id] !== stamp) { this.flowStamp[id] = stamp; count = this.mark(count, id); }
-    }
-    // Every flow on a dirty link is touched now: the re-rating need not pull those links in again.
-    const scan = ++this.scanStamp;
-    for (let d = 0; d < this.dirtyCount; d++) {
-      const link = this.dirty[d] as number;
-      this.linkScan[link] = scan;
-      for (let o = this.linkHead[link] as number; o >= 0; o = this.entNext[o] as number) {
-        visits++;
-        const other = o >> FlowEngine.SHIFT;
-        if (this.flowStamp[other] !== stamp) { this.flowStamp[other] = stamp; count = this.mark(count, other); }
-      }
-    }
-    this.pendingCount = 0;
-    this.dirtyCount = 0;
-    this.batch++;
-    this.visits += visits;
-    if (count > 0) this.rerate(count);
-  }
-
-  /**
-   * Max-min fair rates for the touched flows (`touched[0..count)`, stamped with `this.stamp`): the
-   * capacity the untouched flows leave is shared by progressive filling (`fill`). A flow whose
-   * rate fell leaves capacity on its other links, so the flows there join and the filling runs
-   * again (at most MAX_ROUNDS times; past that the untouched flows keep rates that are feasible,
-   * possibly below their max-min share).
-   */
-  private rerate(count: number): void {
-    const stamp = this.stamp;
-    const scan = this.scanStamp;
-    let visits = 0;
-    for (let t = 0; t < count; t++) {
-      const id = this.touched[t] as number;
-      this.flowOldRate[id] = this.flowRate[id] as number;
-    }
-    let done = 0;
-    for (let round = 0; ; round++) {
-      this.fill(count, stamp);
-      if (round >= FlowEngine.MAX_ROUNDS) break;
-      // Flows whose rate fell free capacity: the flows sharing their links may now rise.
-      const before = count;
-      for (let t = done; t < before; t++) {
-        const id = this.touched[t] as number;
-        if ((this.flowRate[id] as number) >= (this.flowOldRate[id] as number) * (1 - 1e-9)) continue;
-        const first = id << FlowEngine.SHIFT;
-        const end = first + (this.flowLength[id] as number);
-        for (let e = first; e < end; e++) {
-          const link = this.entLink[e] as number;
-          // Each link's flows are pulled in once per re-rating, however many of its flows fell.
-          if (this.linkScan[link] === scan) continue;
-          this.linkScan[link] = scan;
-          for (let o = this.linkHead[link] as number; o >= 0; o = this.entNext[o] as number) {
-            visits++;
-            const other = o >> FlowEngine.SHIFT;
-            if (this.flowStamp[other] === stamp) continue;
-            this.flowStamp[other] = stamp;
-            count = this.mark(count, other);
-            this.flowOldRate[other] = this.flowRate[other] as number;
-          }
-        }
-      }
-      done = before;
-      if (count === before) break;
-    }
-    // Only flows whose rate changed move: each is advanced to now at its old rate and gets a new
-    // finish time; the others keep theirs (same rate, same finish).
-    const now = this.now;
-    for (let t = 0; t < count; t++) {
-      const id = this.touched[t] as number;
-      const rate = this.flowRate[id] as number;
-      const old = this.flowOldRate[id] as number;
-      if (rate === old && this.flows.has(id)) continue;
-      if (old > 0) {
-        this.flowRate[id] = old;
-        this.advance(id);
-        this.flowRate[id] = rate;
-      } else {
-        this.flowLast[id] = now; // nothing moved at rate 0 (a new or stalled flow)
-      }
-      const first = id << FlowEngine.SHIFT;
-      const end = first + (this.flowLength[id] as number);
-      for (let e = first; e < end; e++) {
-        const link = this.entLink[e] as number;
-        this.linkLoad[link] = (this.linkLoad[link] as number) + (this.entWeight[e] as number) * (rate - old);
-      }
-      visits += end - first;
-      const remaining = this.flowRemaining[id] as number;
-      this.flows.set(id, remaining <= 0 ? now : rate > 0 ? now + remaining / rate : Number.POSITIVE_INFINITY);
-    }
-    this.visits += visits;
-  }
-
-  /**
-   * One progressive filling over touched[0..count) (Bertsekas & Gallager, Data Networks, 2nd ed.,
-   * §6.5.2): on the links those flows cross, the capacity left by the untouched flows is shared;
-   * all unfrozen flows rise together until a link fills (the least share capacity ÷ weight, kept
-   * in a heap of links) or a flow meets its own cap (a heap of caps); those freeze and the rest
-   * rise on. O((entries + links) log links) rather than a scan of every link per level, except
-   * for small fillings, which scan.
-   */
-  private fill(count: number, stamp: number): void {
-    let links = 0;
-    let visits = 0;
-    const linkStamp = ++this.fillStamp;
-    for (let t = 0; t < count; t++) {
-      const id = this.touched[t] as number;
-      this.flowFrozen[id] = 0;
-      const first = id << FlowEngine.SHIFT;
-      const end = first + (this.flowLength[id] as number);
-      for (let e = first; e < end; e++) {
-        const link = this.entLink[e] as number;
-        if (this.linkStamp[link] !== linkStamp) {
-          this.linkStamp[link] = linkStamp;
-          if (links >= this.fillLinks.length) this.fillLinks = grow(this.fillLinks, links);
-          this.fillLinks[links++] = link;
-          // What every flow's current rate takes; the touched flows' share is given back below.
-          this.linkCapacity[link] = (this.linkBandwidth[link] as number) - (this.linkLoad[link] as number);
-          this.linkWeight[link] = 0;
-        }
-        const weight = this.entWeight[e] as number;
-        this.linkCapacity[link] = (this.linkCapacity[link] as number) + weight * (this.flowOldRate[id] as number);
-        this.linkWeight[link] = (this.linkWeight[link] as number) + weight;
-      }
-      visits += end - first;
-    }
-    const linkHeap = this.linkHeap;
-    const capHeap = this.capHeap;
-    // A link whose share is already at least every touched flow's cap can never be the bottleneck
-    // (shares only rise, and a flow at its cap freezes first): only the others are candidates.
-    let maxCap = 0;
-    for (let t = 0; t < count; t++) {
-      const cap = this.flowCap[this.touched[t] as number] as number;
-      if (cap > maxCap) maxCap = cap;
-    }
-    let candidates = 0;
-    for (let i = 0; i < links; i++) {
-      const link = this.fillLinks[i] as number;
-      if (!((this.linkCapacity[link] as number) > 0)) this.linkCapacity[link] = 0;
-      const weight = this.linkWeight[link] as number;
-      if (weight > WEIGHT_EPSILON && (this.linkCapacity[link] as number) < maxCap * weight) this.fillLinks[candidates++] = link;
-    }
-    // A small filling (a ring step's few flows) scans its candidate links and caps at each level; a
-    // large one keeps them in heaps. Both pick the same bottleneck.
-    const small = candidates <= SMALL_FILL && count <= SMALL_FILL;
-    if (!small) {
-      for (let i = 0; i < candidates; i++) {
-        const link = this.fillLinks[i] as number;
-        linkHeap.set(link, (this.linkCapacity[link] as number) / (this.linkWeight[link] as number));
-      }
-    }
-    if (!small) {
-      for (let t = 0; t < count; t++) {
-        const id = this.touched[t] as number;
-        const cap = this.flowCap[id] as number;
-        if (cap < Number.POSITIVE_INFINITY) capHeap.set(id, cap);
-      }
-    }
-    let unfrozen = count;
-    while (unfrozen > 0) {
-      let share = Number.POSITIVE_INFINITY;
-      let link = -1;
-      let cap = Number.POSITIVE_INFINITY;
-      let capped = -1;
-      if (small) {
-        for (let i = 0; i < candidates; i++) {
-          const l = this.fillLinks[i] as number;
-          const weight = this.linkWeight[l] as number;
-          if (weight <= WEIGHT_EPSILON) continue;
-          const s = (this.linkCapacity[l] as number) / weight;
-          if (s < share) { share = s; link = l; }
-        }
-        for (let t = 0; t < count; t++) {
-          const id = this.touched[t] as number;
-          if (this.flowFrozen[id] === 0 && (this.flowCap[id] as number) < cap) { cap = this.flowCap[id] as number; capped = id; }
-        }
-      } else {
-        // Shares only rise as flows freeze (a flow freezes at a level ≤ every share it crosses), so
-        // the heap is re-keyed lazily: a link whose key is stale is re-keyed when it reaches the top.
-        while (linkHeap.size > 0) {
-          const top = linkHeap.topId();
-          const weight = this.linkWeight[top] as number;
-          if (weight <= WEIGHT_EPSILON) { linkHeap.pop(); continue; }
-          const current = (this.linkCapacity[top] as number) / weight;
-          if (current > linkHeap.topKey()) { linkHeap.set(top, current); continue; }
-          share = current;
-          link = top;
-          break;
-        }
-        if (capHeap.size > 0) { cap = capHeap.topKey(); capped = capHeap.topId(); }
-      }
-      if (link < 0 && capped < 0) {
-        // What is left crosses no link and has no cap (a zero-length path): it completes at once.
-        for (let t = 0; t < count; t++) {
-          const id = this.touched[t] as number;
-          if (this.flowFrozen[id] === 0) { this.flowFrozen[id] = 1; this.flowRate[id] = Number.POSITIVE_INFINITY; }
-        }
-        break;
-      }
-      if (cap <= share) {
-        if (!small) capHeap.pop(); // capped is its top
-        visits += this.freeze(capped, cap);
-        unfrozen--;
-        continue;
-      }
-      // The link that fills first: every unfrozen touched flow on it freezes at its share.
-      const level = share > 0 ? share : 0;
-      for (let o = this.linkHead[link] as number; o >= 0; o = this.entNext[o] as number) {
-        visits++;
-        const id = o >> FlowEngine.SHIFT;
-        if (this.flowStamp[id] !== stamp || this.flowFrozen[id] !== 0) continue;
-        // A large filling keyed every capped flow in the cap heap; a small one keyed none.
-        if (!small && (this.flowCap[id] as number) < Number.POSITIVE_INFINITY) capHeap.remove(id);
-        visits += this.freeze(id, level);
-        unfrozen--;
-      }
-      this.linkWeight[link] = 0;
-      if (!small) linkHeap.remove(link);
-    }
-    linkHeap.clear();
-    capHeap.clear();
-    this.visits += visits;
-  }
-
-  /**
-   * Freezes flow `id` at `level`: its links lose that much capacity and its weight (their heap keys
-   * are refreshed lazily, see `fill`; `fill` also takes the flow out of the cap heap). Returns the
-   * visits.
-   */
-  private freeze(id: number, level: number): number {
-    this.flowFrozen[id] = 1;
-    this.flowRate[id] = level;
-    const first = id << FlowEngine.SHIFT;
-    const end = first + (this.flowLength[id] as number);
-    for (let e = first; e < end; e++) {
-      const link = this.entLink[e] as number;
-      const weight = this.entWeight[e] as number;
-      const capacity = (this.linkCapacity[link] as number) - weight * level;
-      this.linkCapacity[link] = capacity > 0 ? capacity : 0;
-      const left = (this.linkWeight[link] as number) - weight;
-      this.linkWeight[link] = left > WEIGHT_EPSILON ? left : 0;
-    }
-    return end - first;
-  }
-
   private finishFlow(id: number): void {
     this.advance(id);
     const first = id << FlowEngine.SHIFT;
@@ -583,30 +232,4 @@ export class FlowEngine {
       this.settle();
     }
   }
-
-  private growFlows(id: number): void {
-    this.flowRemaining = grow(this.flowRemaining, id); this.flowRate = grow(this.flowRate, id);
-    this.flowLast = grow(this.flowLast, id); this.flowCap = grow(this.flowCap, id);
-    this.flowLength = grow(this.flowLength, id);
-    this.flowProgram = grow(this.flowProgram, id); this.flowTag = grow(this.flowTag, id);
-    this.flowStamp = grow(this.flowStamp, id);
-    this.flowOldRate = grow(this.flowOldRate, id); this.flowFrozen = grow(this.flowFrozen, id);
-    const entries = this.flowRemaining.length * FlowEngine.MAX_PATH;
-    this.entLink = grow(this.entLink, entries - 1); this.entWeight = grow(this.entWeight, entries - 1);
-    this.entNext = grow(this.entNext, entries - 1); this.entPrev = grow(this.entPrev, entries - 1);
-  }
-}
-
-/** A link weight at or below this counts as no flow left on it (weights are copy counts ≥ 1/n). */
-const WEIGHT_EPSILON = 1e-9;
-/** Up to this many links and flows a filling scans rather than keeping heaps (fewer operations when small). */
-const SMALL_FILL = 32;
-
-/** `array` with room for `index` (doubled until it fits), its contents kept. */
-export function grow<T extends Float64Array | Int32Array | Uint8Array>(array: T, index: number): T {
-  let capacity = array.length;
-  while (capacity <= index) capacity *= 2;
-  const next = new (array.constructor as new (n: number) => T)(capacity);
-  next.set(array);
-  return next;
 }

@@ -1,5 +1,6 @@
 import { MAX_ROUTE_LINKS } from '../topology/topology-graph.ts';
-import { grow, type FlowEngine, type FlowProgram } from './flow-engine.ts';
+import type { FlowEngine, FlowProgram } from './flow-engine.ts';
+import { grow } from './grow.ts';
 
 /**
  * Pipelined transfers, flat (about 60 bytes each, not an object per flow): flow f carries

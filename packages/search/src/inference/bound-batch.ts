@@ -1,5 +1,5 @@
 import type { Seconds } from '@trainplan/units';
-import type { InferenceAnswer, InferenceEstimate } from './inference-plan.ts';
+import type { InferenceAnswer, InferenceEstimate } from './inference-estimate.ts';
 import { admissionWaitSeconds, holdSeconds, replicasKeepingUp, servingLoad, type LoadedPoint } from './serving-load.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { countOf, formatGrouped } from '@trainplan/units';
-import type { InferenceShape } from './inference-plan.ts';
+import type { InferenceShape } from './inference-shape.ts';
 import { cachedPrefixTokens } from './prefix-cache.ts';
 import { tokensPerStep } from './speculative.ts';
 

@@ -4,7 +4,7 @@ import { peak16, resolveCalibration } from '@trainplan/planner';
 import { us, type Bytes, type Seconds } from '@trainplan/units';
 import { customAllReduceIfRuns } from './custom-all-reduce.ts';
 import type { DecodeLayer } from './continuous-batching.ts';
-import type { InferenceBase } from './inference-plan.ts';
+import type { InferenceBase } from './inference-shape.ts';
 import { outputLayerBytesPerValue } from './serving-weights.ts';
 
 /** Kernels per layer of one decode step (QKV, attention, out-proj, two or three MLP GEMMs, norms, residuals). */

@@ -1,6 +1,7 @@
 import { attendLimit } from '@trainplan/model';
 import { formatGrouped, formatSeconds } from '@trainplan/units';
-import type { InferenceAnswer, InferenceBase, InferenceEstimate, InferenceShape } from './inference-plan.ts';
+import type { InferenceAnswer, InferenceEstimate } from './inference-estimate.ts';
+import type { InferenceBase, InferenceShape } from './inference-shape.ts';
 import { estimateInference } from './inference-plan.ts';
 import { servingCost } from './serving-cost.ts';
 import { servingLoad } from './serving-load.ts';

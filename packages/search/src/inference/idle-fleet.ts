@@ -1,5 +1,5 @@
 import { formatGrouped, formatLoad, formatPercent, formatSeconds, type Seconds } from '@trainplan/units';
-import type { InferenceEstimate } from './inference-plan.ts';
+import type { InferenceEstimate } from './inference-estimate.ts';
 import { admissionWaitSeconds, holdSeconds, replicasKeepingUp, type LoadedPoint } from './serving-load.ts';
 
 /**

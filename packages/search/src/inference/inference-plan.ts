@@ -1,168 +1,22 @@
 import { p2pSeconds } from '@trainplan/collectives';
 import { bytesPerValue, kvCacheBytesPerToken } from '@trainplan/model';
-import { kernelContext, layerComputeCost, peak16, resolveCalibration, type PlanInput, type TrainingPrecision } from '@trainplan/planner';
+import type { TrainingPrecision } from '@trainplan/planner';
 import { countOf, GiB, type Bytes, type Seconds } from '@trainplan/units';
-import { planFor, type SearchBase } from '../candidate.ts';
-import { cachedPrefixTokens, uncachedAttentionFraction } from './prefix-cache.ts';
-import type { ServingCost } from './serving-cost.ts';
-import type { ServingLoad } from './serving-load.ts';
-import { draftTensor, tokensPerStep, type Speculation } from './speculative.ts';
+import { planFor } from '../candidate.ts';
+import { cachedPrefixTokens } from './prefix-cache.ts';
+import { draftTensor, tokensPerStep } from './speculative.ts';
 import { decodeLayer, decodeLogitsSeconds } from './decode-layer.ts';
-import { continuousIteration, pagedTokensPerSequence, stageSeconds, type DecodeRound, type InferenceBatching, type PromptPrefill } from './continuous-batching.ts';
+import { continuousIteration, pagedTokensPerSequence, stageSeconds, type DecodeRound, type PromptPrefill } from './continuous-batching.ts';
 import { chunkBatchLimit, chunkLimitWhy, slotIterations } from './chunk-batch-limit.ts';
 import { forwardActivationBytes } from './activation-memory.ts';
 import { lastHolding } from './bound-batch.ts';
+import type { InferenceAnswer, InferenceRefusal } from './inference-estimate.ts';
+import type { InferenceBase, InferenceShape } from './inference-shape.ts';
+import { promptPrefill } from './prompt-prefill.ts';
 import { servingLayerSplit } from './serving-layers.ts';
 import { servingBase } from './serving-calibration.ts';
 import { servingLayerForwardSeconds } from './prefill-layer.ts';
-import { promptChunkTokens } from './prompt-chunks.ts';
 import { servingStageWeightBytes, servingWeightBytes } from './serving-weights.ts';
-
-/** What the inference planner needs: the training base minus the batch (precision is the weights' and KV cache's). */
-export type InferenceBase = Omit<SearchBase, 'globalBatchSize' | 'tokens'>;
-
-export interface InferenceShape {
-  readonly tensor: number;
-  readonly pipeline: number;
-  /**
-   * Concurrent sequences the replica decodes, all held in its KV cache. With pipeline parallelism they
-   * are split into min(PP, batch) micro-batches in flight, one per stage.
-   */
-  readonly batch: number;
-  readonly promptTokens: number;
-  readonly outputTokens: number;
-  /** 'static' (the default): the batch is prefilled together, then decoded; 'continuous': see continuousIteration. */
-  readonly batching?: InferenceBatching;
-  /**
-   * Continuous batching only: the most prompt tokens one iteration prefills (chunked prefill, Sarathi-Serve;
-   * vLLM's max_num_batched_tokens less the running decodes). Without it a prompt is prefilled whole in one
-   * iteration (TensorRT-LLM's default).
-   */
-  readonly prefillChunkTokens?: number;
-  /**
-   * The fraction of each GPU's memory the server may fill with weights, runtime buffers and KV cache
-   * (vLLM's gpu_memory_utilization, 0.9 by default there; SGLang's mem_fraction_static): the rest is
-   * headroom the engine never allocates. Without it, all of the GPU's memory (1).
-   */
-  readonly gpuMemoryUtilization?: number;
-  /**
-   * Continuous batching only: the tokens every prompt opens with, the same for all (a system prompt), which
-   * a prefix-caching engine keeps once and does not prefill again (prefix-cache.ts). Without it, none.
-   */
-  readonly sharedPrefixTokens?: number;
-  /**
-   * The KV cache's number format when it is not the weights' (vLLM's kv_cache_dtype "fp8", TensorRT-LLM's FP8
-   * KV cache on 16-bit weights, or 16-bit KV beside FP8 weights): its bytes a value, in memory and in each
-   * decode step's reads, as an attention kernel that loads FP8 and dequantizes in registers does (TensorRT-LLM's
-   * XQA, FlashInfer; vLLM's quantized-KV docs state its FP8 cache gains capacity but not yet latency). Attention
-   * still computes in 16 bits. Without it, the weights' precision.
-   */
-  readonly kvCachePrecision?: TrainingPrecision;
-  /** Speculative decoding with a draft model (speculative.ts); one pipeline stage only. Without it, none. */
-  readonly speculative?: Speculation;
-}
-
-export interface InferenceEstimate {
-  readonly ok: true;
-  readonly shape: InferenceShape;
-  /** The batching that produced these figures (the shape's, 'static' when it gives none). */
-  readonly batching: InferenceBatching;
-  /**
-   * Time to first token. Static: of one batch, its prompts' forward pass through every stage.
-   * Continuous: one prompt's prefill alone plus one running iteration waited out (continuousIteration).
-   * Speculating, the draft's prefill of the prompt too (SpeculationFigures.draftPrefillSeconds).
-   */
-  readonly prefillSeconds: Seconds;
-  /**
-   * One decode step: the time between two tokens of a sequence, in which every sequence of the batch
-   * gets one (a round of the micro-batches through the stages), at the mean context length. With
-   * continuous batching, the iteration as one sequence sees it: that round plus the prefill of the other
-   * slots' prompts admitted during its decode, (b − 1)/L an iteration (L the iterations a sequence holds its
-   * slot, O + c − 1 with prompts in c chunks), not its own prompt's, which is its time to first token
-   * (continuousIteration's interTokenSeconds); alone (batch 1), static batching's decode step.
-   */
-  readonly decodeStepSeconds: Seconds;
-  /**
-   * Continuous batching: how long a sequence holds its slot, its L iterations (its prompt's c chunks, then its decode
-   * steps): the holding time of servingLoad's queue. L mean iterations, each carrying all b/L prompts admitted, as the
-   * replica does (b slots each held this long finish b of them in it: Little's law), so over L it is the iteration that
-   * tokensPerSecondPerGpu is of, which decodeStepSeconds (a sequence's view, without its own prompt) is under.
-   */
-  readonly slotSeconds?: Seconds;
-  /** With chunked prefill: the most sequences its chunks keep running (chunkBatchLimit), a bound on the batch beside memory's maxBatch. */
-  readonly chunkBatchLimit?: number;
-  /** Micro-batches in flight in the pipeline: min(PP, batch). */
-  readonly microBatches: number;
-  readonly weightsBytesPerGpu: Bytes;
-  readonly kvCacheBytesPerGpu: Bytes;
-  /**
-   * The activations of the largest forward pass at this batch (forwardActivationBytes, the draft's too when
-   * speculating), which the KV cache leaves room for: over `forwardTokens` tokens at once.
-   */
-  readonly activationBytesPerGpu: Bytes;
-  /**
-   * Tokens the largest forward pass takes at once: static, a micro-batch's prompts (m·P); continuous, a
-   * micro-batch's decode tokens and the prompts, or chunks, admitted into its iteration (whole ones, at least one).
-   */
-  readonly forwardTokens: number;
-  /**
-   * With a shared prefix (continuous batching): the tokens of it cached (whole blocks, cachedPrefixTokens; 0 for
-   * a prefix under one block) and their KV cache, held once for every sequence and included in kvCacheBytesPerGpu
-   * (the rest is per sequence).
-   */
-  readonly sharedPrefix?: { readonly cachedTokens: number; readonly kvCacheBytesPerGpu: Bytes };
-  readonly totalBytesPerGpu: Bytes;
-  readonly capacityBytes: Bytes;
-  /** The memory the server may use on each GPU: its capacity times the shape's gpuMemoryUtilization. */
-  readonly usableBytes: Bytes;
-  /**
-   * The most sequences of this prompt + output length that fit next to the weights: their KV cache and the
-   * activations of the forward pass over the tokens they prefill at once (activationBytesPerGpu), which grows with the batch too.
-   */
-  readonly maxBatch: number;
-  /**
-   * Generated tokens per second per GPU, over the TP × PP GPUs. Continuous batching: the b·O/L tokens an iteration
-   * yields (b without chunks; the slots still prefilling their chunks yield none) over the mean iteration, which carries
-   * all b/L prompts' prefill (slotSeconds / L), own and others', the GPU doing all of it. Static batching: a batch's b·O tokens over its whole life, the prefill (which
-   * yields the first token) and O − 1 decode steps, as gptSessionBenchmark measures it; its steady decode alone
-   * (b over a step) would leave out the prefill, which a large batch of long prompts is most of.
-   */
-  readonly tokensPerSecondPerGpu: number;
-  /** Whether the decode step is bound by HBM traffic (true) or by the tensor cores. */
-  readonly memoryBound: boolean;
-  /** With a request rate (planInference's requestsPerSecond): the replicas it needs of this point and their wait for a slot. */
-  readonly load?: ServingLoad;
-  /** With a price per GPU-hour (planInference's pricePerGpuHour): what a million generated tokens cost, and with a rate an hour of its GPUs. */
-  readonly cost?: ServingCost;
-  /** With speculative decoding: its figures (the weights and KV cache above include the draft's). */
-  readonly speculation?: SpeculationFigures;
-}
-
-export interface SpeculationFigures {
-  readonly draftTokens: number;
-  readonly acceptanceRate: number;
-  /** Tokens a verification step yields on average (tokensPerStep). */
-  readonly tokensPerStep: number;
-  /** The draft's tensor-parallel degree (draftTensor). */
-  readonly draftTensor: number;
-  readonly draftWeightsBytesPerGpu: Bytes;
-  readonly draftKvCacheBytesPerGpu: Bytes;
-  /** One draft decode step of the batch (γ of them a verification step). */
-  readonly draftStepSeconds: Seconds;
-  /**
-   * The draft building its own KV cache over the prompt before it can propose: static, its forward pass over the
-   * batch's prompts; continuous, over one prompt's chunks, fused into its decode steps. In prefillSeconds.
-   */
-  readonly draftPrefillSeconds: Seconds;
-}
-
-/**
- * Why a batch is not served: its shape does not split the model ('indivisible'), it does not fit in memory, or its
- * prompts' chunks cannot be prefilled as fast as its sequences finish ('prefill-chunk', chunkBatchLimit).
- */
-export type InferenceRefusal = 'indivisible' | 'out-of-memory' | 'prefill-chunk';
-
-export type InferenceAnswer = InferenceEstimate | { readonly ok: false; readonly shape: InferenceShape; readonly reason: InferenceRefusal; readonly message: string };
 
 /**
  * What the estimates of one shape share whatever their batch, kept by planInference across its batches: one
@@ -191,87 +45,6 @@ const SERVING_RUNTIME_RESERVE: Bytes = GiB(2);
  */
 export function kvCacheBytesPerTokenFor(base: InferenceBase, tensor: number, layersOnGpu: number, precision: TrainingPrecision = base.precision): Bytes {
   return kvCacheBytesPerToken({ shape: base.model, tensor, layersOnGpu, bytesPerValue: bytesPerValue(precision) });
-}
-
-/** A lone sequence's forward per layer (the planner's layerComputeCost and layerProfile): its parts, as fusion needs them. */
-function loneLayer(lone: PlanInput) {
-  const cost = layerComputeCost(lone, kernelContext(lone, resolveCalibration(lone)), peak16(lone.gpu));
-  return { gemmCompute: cost.gemmForwardCompute, attention: cost.attentionForward, other: servingLayerForwardSeconds(lone) - cost.gemmForward - cost.attentionForward };
-}
-
-/** Rows of the largest GEMM tile (kernel-time.ts GEMM_TILES): the steps the fused prompt rows' cost is read at. */
-const TILE_ROWS = 256;
-
-/**
- * A layer's figure over `amount` of the prompts' work run as one batch (`at(n)` its value at n, memoised), read at whole
- * steps of `step` (rows: a GEMM tile's; prompts: one) and taken linearly between them: the rows and prompts an iteration
- * admits vary (whole prompts arrive at a mean rate of b/L an iteration, chunks end short, decodes finish), so a mean is
- * charged the mean of the costs around it, not the cost of its rounding up (QA: 129 slots of 128-token prompts, 1.008
- * prompts an iteration, were charged a second tile in every iteration, −27% throughput for one slot more; and a ceil of
- * 512.0000000000001 charged a tile more). Under one step it is that share of one step's cost (a chunk of one prompt).
- */
-function perSteps(step: number, at: (amount: number) => number): (amount: number) => number {
-  const memo = new Map<number, number>();
-  const whole = (n: number): number => {
-    let v = memo.get(n);
-    if (v === undefined) memo.set(n, (v = n <= 0 ? 0 : at(n)));
-    return v;
-  };
-  return (amount) => {
-    if (amount <= 0) return 0;
-    const below = step * Math.floor(amount / step);
-    const share = (amount - below) / step;
-    return share === 0 ? whole(below) : (1 - share) * whole(below) + share * whole(below + step);
-  };
-}
-
-/**
- * The prefill per layer of the prompts an iteration admits, as it adds to the decode it is fused into (`forward(n, tokens)`
- * the planner input of n sequences of that many tokens in one pass). Their rows join the decode's GEMMs, which stream the
- * weights anyway: they add their tensor-core time alone, not a second weight read or launch. The prompts' attention is
- * their tiles' time in the iteration's one attention launch. Their element-wise traffic and all-reduce bytes add; the
- * launches and latencies are the decode's. With a cached prefix of N tokens only the P − N new ones go through the GEMMs,
- * element-wise kernels and all-reduces, and their attention is (P² − N²)/P² of the whole prompt's
- * (prefix-cache.ts).
- */
-function promptPrefill(forward: (sequences: number, tokens: number) => PlanInput, promptTokens: number, cachedTokens: number, chunkTokens: number | undefined): PromptPrefill {
-  const lone = (tokens: number) => forward(1, tokens);
-  const prompt = lone(promptTokens);
-  const oneToken = loneLayer(lone(1));
-  // The attention's launch is the iteration's, one varlen kernel over every sequence's queries (vLLM's flash-attention
-  // backend; the decode layer's KERNELS_PER_LAYER counts it): the prompts add their tiles' time, not a launch, and n of
-  // them the time of one launch over n sequences, its last wave shared, not n lone launches' (QA: with the flash kernel's
-  // whole tiles costed, each 1-token prompt a 128 × 128 tile a head, n such prompts at a lone launch's rate, 8 blocks on
-  // 132 SMs, paid n mostly empty waves: continuous served 0.34× static).
-  const overhead = resolveCalibration(prompt).kernelOverhead;
-  const uncached = uncachedAttentionFraction(promptTokens, cachedTokens);
-  const attention = perSteps(1, (n) => Math.max(0, loneLayer(forward(n, promptTokens)).attention - overhead) * uncached);
-  // A chunk's attention is its queries' against every key before them: a prompt of its last token's length less one of
-  // its first's (the planner's whole flash tiles each), so a later chunk does more than an earlier one, and a full
-  // chunk's does not change as the prompt grows (a share of the whole prompt's did, at each tile row the prompt crossed:
-  // QA retest 2 follow-up, Llama 3 8B decoding faster at 641 tokens than at 640).
-  const upTo = (tokens: number) => (tokens <= 0 ? 0 : Math.max(0, loneLayer(lone(tokens)).attention - overhead));
-  const whole = attention(1);
-  const chunks = promptChunkTokens(promptTokens, cachedTokens, chunkTokens).map(({ fromToken, toToken }, _, all) => ({
-    rowsShare: (toToken - fromToken) / (promptTokens - cachedTokens),
-    // One chunk: the prompt's own attention (its cached prefix's left out, prefix-cache.ts).
-    attentionShare: all.length === 1 || whole === 0 ? 1 : (upTo(toToken) - upTo(fromToken)) / whole,
-  }));
-  // The prompts' rows join the iteration's GEMMs, element-wise kernels and tensor-parallel all-reduces as one batch of
-  // rows (vLLM runs an iteration's prefill and decode tokens as one flattened batch; Sarathi-Serve §4): their GEMMs'
-  // tiles and waves, their traffic and one all-reduce's size are those of all the rows together, not of each prompt
-  // (QA: costed one by one, 1-token prompts paid a 128-row tile each and continuous served 0.03× static; 3-token prompts
-  // paid an all-reduce each, 0.15×). The element-wise and all-reduce launches and latencies are the decode's (the rows'
-  // figures less a one-token forward's).
-  const rows = promptTokens - cachedTokens;
-  const gemm = perSteps(TILE_ROWS, (n) => loneLayer(lone(n)).gemmCompute);
-  const other = perSteps(TILE_ROWS, (n) => Math.max(0, loneLayer(lone(n)).other - oneToken.other));
-  return {
-    layerTensorCoreSeconds: (prompts, attentionPrompts = prompts) => gemm(prompts * rows) + attention(attentionPrompts),
-    layerOtherSeconds: (prompts) => other(prompts * rows),
-    activationBytes: 2 * (promptTokens - cachedTokens) * prompt.model.hiddenSize,
-    chunks,
-  };
 }
 
 /**

@@ -1,5 +1,5 @@
 import { resolveCalibration } from '@trainplan/planner';
-import type { InferenceBase } from './inference-plan.ts';
+import type { InferenceBase } from './inference-shape.ts';
 
 /**
  * FP8 GEMMs against 16-bit ones, each at its own kernel's rate timed alone on an H100 (docs/validation.md, "Kernels

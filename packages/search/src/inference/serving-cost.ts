@@ -1,5 +1,5 @@
 import { hours, million } from '@trainplan/units';
-import type { InferenceEstimate } from './inference-plan.ts';
+import type { InferenceEstimate } from './inference-estimate.ts';
 
 /** What a serving point costs, in the currency of the price per GPU-hour given. */
 export interface ServingCost {

@@ -1,5 +1,5 @@
 import { billion, type Seconds } from '@trainplan/units';
-import type { InferenceEstimate } from './inference-plan.ts';
+import type { InferenceEstimate } from './inference-estimate.ts';
 
 /**
  * Serving a request rate: how many replicas it needs, how loaded they are, and how long a request waits

@@ -1,5 +1,5 @@
 import { countOf, formatLoad } from '@trainplan/units';
-import type { InferenceEstimate } from './inference-plan.ts';
+import type { InferenceEstimate } from './inference-estimate.ts';
 import { idleFleetText, type IdleFleet } from './idle-fleet.ts';
 
 /**
