@@ -1,9 +1,14 @@
 import { deadlineBatchFor, defaultBatch as askDefaultBatch, defaultBatchNote, type DefaultBatch } from '@trainplan/ask';
+import { MAX_CLUSTER_GPUS, MAX_CLUSTER_NODES, MAX_GPUS_PER_NODE } from '@trainplan/protocol';
 import type { FlagValues } from './flags.ts';
 import { count, seqLength as seqLengthFlag } from './search-flags.ts';
 
-/** A count the request can take: a bad one (--nodes 0, --seq-length -1) is the schema's to name, not a size to compute a batch from. */
-const isCount = (x: unknown): x is number => typeof x === 'number' && Number.isInteger(x) && x >= 1;
+/**
+ * A count the request can take, 1 to the field's `max`: a bad one (--nodes 0, --seq-length -1, --nodes 1e308) is the schema's
+ * to name, not a size to compute a batch from (QA: --nodes 1e308 was refused beside "--global-batch: … got Infinity", a
+ * batch never given, derived from it). A sequence too long only makes the batch 1 sequence, which the schema takes.
+ */
+const isCount = (x: unknown, max = Number.POSITIVE_INFINITY): x is number => typeof x === 'number' && Number.isInteger(x) && x >= 1 && x <= max;
 
 /**
  * The global batch when --global-batch is not given, and why it is that size: the chat bot's for the same question
@@ -24,8 +29,8 @@ export function flagBatchInputs(v: FlagValues): Parameters<typeof askDefaultBatc
   return {
     ...(typeof v.model === 'string' && { model: v.model }), ...(isCount(seqLength) && { seqLength }),
     // --gpu takes a GPU or a system id: the node size comes from whichever it is.
-    ...(typeof v.gpu === 'string' && { gpu: v.gpu, system: v.gpu }), ...(isCount(nodes) && { nodes }), ...(isCount(gpus) && { gpus }),
-    ...(isCount(gpusPerNode) && { gpusPerNode }),
+    ...(typeof v.gpu === 'string' && { gpu: v.gpu, system: v.gpu }), ...(isCount(nodes, MAX_CLUSTER_NODES) && { nodes }),
+    ...(isCount(gpus, MAX_CLUSTER_GPUS) && { gpus }), ...(isCount(gpusPerNode, MAX_GPUS_PER_NODE) && { gpusPerNode }),
   };
 }
 

@@ -40,7 +40,7 @@ describe('inFlagTerms', () => {
     'the deadline can be met but not within the budget: no cluster size searched stays within the budget',
     'no cluster of up to 128 nodes meets the deadline: the fastest found takes 40.0 days on 128 nodes',
     'unknown model "gpt3-176b"; known: gpt3-175b',
-    '1,000 tokens are less than one optimizer step, a global batch of 1536 × 2048 = 3,145,728 tokens (training takes whole steps)',
+    '1,000 tokens are less than one optimizer step, a global batch of 1,536 × 2,048 = 3,145,728 tokens (training takes whole steps)',
     'tensor × pipeline × context does not divide the GPUs',
     // A word that is a field of another command's request, not this one's.
     'give either gpus or top',

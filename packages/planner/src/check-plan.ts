@@ -55,7 +55,7 @@ export function checkPlan(input: PlanInput): PlanIssue[] {
   const gpus = input.nodes * input.gpusPerNode;
 
   if (t * p * c * d !== gpus) {
-    push(issues, 'parallelism.data', 'gpus-indivisible', `tensor × pipeline × context × data = ${t}×${p}×${c}×${d} = ${formatGrouped(t * p * c * d)}, but the cluster has ${countOf(gpus, 'GPU')}`);
+    push(issues, 'parallelism.data', 'gpus-indivisible', `tensor × pipeline × context × data = ${[t, p, c, d].map((x) => formatGrouped(x)).join('×')} = ${formatGrouped(t * p * c * d)}, but the cluster has ${countOf(gpus, 'GPU')}`);
   }
   if (model.attentionHeads % t !== 0) push(issues, 'parallelism.tensor', 'heads-indivisible', `${model.attentionHeads} attention heads do not split evenly over ${t} tensor-parallel ranks`);
   // Megatron-Core splits the key/value groups over the TP ranks as it splits the heads (attention.py:
@@ -68,7 +68,7 @@ export function checkPlan(input: PlanInput): PlanIssue[] {
   checkPipeline(input, issues);
   const perStep = input.microBatchSize * d;
   if (input.globalBatchSize % perStep !== 0) {
-    push(issues, 'training.globalBatchSize', 'batch-indivisible', `global batch ${formatGrouped(input.globalBatchSize)} is not a multiple of micro-batch × data-parallel = ${input.microBatchSize}×${d} = ${formatGrouped(perStep)}`);
+    push(issues, 'training.globalBatchSize', 'batch-indivisible', `global batch ${formatGrouped(input.globalBatchSize)} is not a multiple of micro-batch × data-parallel = ${formatGrouped(input.microBatchSize)}×${formatGrouped(d)} = ${formatGrouped(perStep)}`);
   } else if (input.virtualStages > 1 && p > 1 && (input.globalBatchSize / perStep) % p !== 0) {
     // megatron/core/pipeline_parallel/schedules.py: "number of microbatches ... is not divisible by
     // pipeline-model-parallel-size ... when using interleaved schedule".

@@ -5,10 +5,11 @@ export type {
 } from './wire.ts';
 export type { ResolvedScenarioInput, ResolvedModelObject, ResolvedParallelism, ResolvedTraining } from './resolved.ts';
 export {
-  MAX_SCENARIOS, modelSchema, scenarioSchema, scenariosSchema, scenarioJsonSchema, scenariosJsonSchema,
+  MAX_SCENARIOS, NO_SCENARIOS, modelSchema, scenarioSchema, scenariosSchema, scenarioJsonSchema, scenariosJsonSchema,
   validateScenario, validateScenarios,
 } from './scenario-schema.ts';
 export type { ScenarioValidation, ScenariosValidation } from './scenario-schema.ts';
+export { MAX_CLUSTER_GPUS, MAX_CLUSTER_NODES, MAX_GPUS_PER_NODE } from './cluster-caps.ts';
 export { estimateSchema, estimateOkSchema, fieldIssueSchema, estimateJsonSchema, validateEstimate } from './estimate-schema.ts';
 export { INVALID_SCENARIO_PROBLEM_TYPE, PROBLEM_CONTENT_TYPE, formatIssue, problemDetails } from './problem.ts';
 export type { ProblemDetails } from './problem.ts';

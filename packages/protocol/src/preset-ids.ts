@@ -53,15 +53,18 @@ const record = (x: unknown): Record<string, unknown> | undefined =>
 
 /**
  * The unknown preset ids of a scenario that has not passed validation, read from wherever they stand,
- * so that one answer names every wrong field instead of the ids only after the rest is mended.
+ * so that one answer names every wrong field instead of the ids only after the rest is mended. A path in
+ * `named` (one a schema issue already names: a 1 MB id is "at most 64 characters") is skipped, its
+ * suggestion not sought.
  */
-export function presetIdIssues(raw: unknown): FieldIssue[] {
+export function presetIdIssues(raw: unknown, named: readonly string[] = []): FieldIssue[] {
   const s = record(raw);
   if (!s) return [];
   const issues: FieldIssue[] = [];
-  if (typeof s.model === 'string' && !modelById(s.model)) issues.push(unknownModel(s.model));
+  const sought = (path: string): boolean => !named.includes(path);
+  if (typeof s.model === 'string' && sought('model') && !modelById(s.model)) issues.push(unknownModel(s.model));
   const cluster = record(s.cluster);
-  if (typeof cluster?.gpu === 'string' && !gpuById(cluster.gpu) && !systemById(cluster.gpu)) issues.push(unknownGpu(cluster.gpu));
-  if (typeof cluster?.network === 'string' && !networkById(cluster.network)) issues.push(unknownNetwork(cluster.network));
+  if (typeof cluster?.gpu === 'string' && sought('cluster.gpu') && !gpuById(cluster.gpu) && !systemById(cluster.gpu)) issues.push(unknownGpu(cluster.gpu));
+  if (typeof cluster?.network === 'string' && sought('cluster.network') && !networkById(cluster.network)) issues.push(unknownNetwork(cluster.network));
   return issues;
 }

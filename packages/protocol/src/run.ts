@@ -4,7 +4,7 @@ import { pipelineSplitFlags } from './pipeline-split-flags.ts';
 import { issuesMessage } from './problem.ts';
 import { resolveScenario, type ResolvedPlan } from './resolve.ts';
 import type { ResolvedScenarioInput } from './resolved.ts';
-import { validateScenario } from './scenario-schema.ts';
+import { NO_SCENARIOS, validateScenario } from './scenario-schema.ts';
 import { presetIdIssues } from './preset-ids.ts';
 import type { EstimateJson, EstimateOk, FieldIssue } from './wire.ts';
 
@@ -123,7 +123,7 @@ export function estimateResolvedScenario(s: ResolvedScenarioInput, index?: numbe
  */
 export function runEstimate(value: unknown): EstimateJson | EstimateJson[] {
   if (Array.isArray(value)) {
-    if (value.length === 0) return invalid([{ path: '', message: 'expected a scenario or a non-empty array of scenarios' }]);
+    if (value.length === 0) return invalid([{ path: '', message: NO_SCENARIOS }]);
     return value.map((item, i) => {
       const v = validateScenario(item);
       return v.ok ? estimateResolvedScenario(v.value, i) : malformedScenarioAnswer(item, i);
@@ -145,5 +145,5 @@ export function malformedScenarioAnswer(raw: unknown, index: number): EstimateJs
 
 /** A scenario's schema issues and, for fields they do not already name, its unknown preset ids. */
 function withPresetIds(issues: readonly FieldIssue[], raw: unknown): FieldIssue[] {
-  return [...issues, ...presetIdIssues(raw).filter((p) => !issues.some((i) => i.path === p.path))];
+  return [...issues, ...presetIdIssues(raw, issues.map((i) => i.path))];
 }

@@ -12,7 +12,8 @@
  * Only checks about the input itself live here; whether a preset exists, whether the degrees divide
  * the GPUs or the model, and whether it fits in memory are the planner's answers.
  */
-import { billion, million, thousand, trillion } from '@trainplan/units';
+import { billion, formatGrouped, million, thousand, trillion } from '@trainplan/units';
+import { clusterGpusCap, MAX_CLUSTER_GPUS, MAX_CLUSTER_NODES, MAX_GPUS_PER_NODE } from './cluster-caps.ts';
 import { array, map, union } from './schema/compose.ts';
 import { defaultLimits } from './schema/context.ts';
 import { object, optional, withDefault } from './schema/object.ts';
@@ -24,13 +25,17 @@ import { GRADIENT_ACCUMULATION_IDS, type FieldIssue } from './wire.ts';
 
 /** The most scenarios one request may carry: a hostile-input guard, stated in the JSON Schema too. */
 export const MAX_SCENARIOS = 1024;
+/**
+ * An empty array of scenarios, refused alike wherever one is read: the API's 400 (validateScenarios) and the CLI's
+ * `estimate` (runEstimate, which has no MAX_SCENARIOS cap to name). QA: the API said "expected an array of 1 to 1024
+ * scenarios, got 0" where the CLI said this.
+ */
+export const NO_SCENARIOS = 'expected a scenario or a non-empty array of scenarios, got an empty array';
 const MAX_ID_LENGTH = 64;
 
 const presetId = (description: string): Schema<string> =>
   string({ minLength: 1, maxLength: MAX_ID_LENGTH, description });
 const positive = (max: number, description: string): Schema<number> => integer({ min: 1, max, description });
-/** The most nodes a cluster may have (cluster.nodes); a search's cluster.gpus is held to it too. */
-export const MAX_CLUSTER_NODES = million(1);
 const flag = (value: boolean, description: string) => withDefault(boolean({ description }), value);
 
 const modelObject = map(
@@ -80,9 +85,9 @@ const modelObject = map(
 
 const cluster = object({
   gpu: presetId('GPU preset id, e.g. a100-80gb; or (an extension) a system id, e.g. dgx-h100, standing for its GPU, GPUs per node and network.'),
-  gpusPerNode: optional(positive(1024, "GPUs per node; default: the GPU's preset system's.")),
+  gpusPerNode: optional(positive(MAX_GPUS_PER_NODE, "GPUs per node; default: the GPU's preset system's.")),
   nodes: optional(positive(MAX_CLUSTER_NODES, 'Nodes; give this or gpus.')),
-  gpus: optional(positive(million(10), 'GPUs in all; give this or nodes.')),
+  gpus: optional(positive(MAX_CLUSTER_GPUS, 'GPUs in all; give this or nodes. At most 1,000,000 nodes of the machine\'s size: 8,000,000 on 8-GPU nodes.')),
   network: optional(presetId("Inter-node fabric preset id, e.g. hdr-ib-8x; default: the GPU's usual DGX-class system.")),
   communicationModel: optional(enumOf(['closed-form', 'emulated'], {
     description: "Extension: cost collectives with NCCL's closed-form model (default) or the discrete-event emulator over the topology graph.",
@@ -96,6 +101,7 @@ const cluster = object({
     if (hasNodes === (raw.gpus !== undefined)) {
       issue('nodes', `give either cluster.nodes or cluster.gpus, ${hasNodes ? 'not both' : 'got neither'}`);
     }
+    clusterGpusCap(raw, issue);
   },
   jsonSchema: { oneOf: [{ required: ['nodes'] }, { required: ['gpus'] }] },
 });
@@ -261,8 +267,8 @@ export function validateScenarios(value: unknown): ScenariosValidation {
   try {
     if (!Array.isArray(value)) return gather(false, [validateScenario(value)]);
     if (value.length < 1 || value.length > MAX_SCENARIOS) {
-      const issues = [{ path: '', message: `expected an array of 1 to ${MAX_SCENARIOS} scenarios, got ${value.length}` }];
-      return { ok: false, array: true, issues, results: [] };
+      const message = value.length < 1 ? NO_SCENARIOS : `expected an array of 1 to ${formatGrouped(MAX_SCENARIOS)} scenarios, got ${formatGrouped(value.length)}`;
+      return { ok: false, array: true, issues: [{ path: '', message }], results: [] };
     }
     const results: ScenarioValidation[] = [];
     for (let i = 0; i < value.length; i++) results.push(validate(scenarioSchema, value[i], { at: [i] }));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { runEstimate } from '../src/index.ts';
-import { didYouMean } from '../src/preset-ids.ts';
+import { didYouMean, presetIdIssues } from '../src/preset-ids.ts';
 import { runCollective } from '../src/collective/run-collective.ts';
 
 const scenario = (model: string, gpu = 'h100-sxm') => ({ model, cluster: { gpu, nodes: 8 }, training: { globalBatchSize: 64 }, parallelism: { tensor: 8, pipeline: 8 } });
@@ -28,5 +28,20 @@ describe('an unknown preset id suggests the ids it was likely meant as', () => {
     expect(!slip.ok && slip.issues?.[0]?.message).toMatch(/^unknown GPU "h10-sxm" \(did you mean h100-sxm\?\); known: /);
     const system = runCollective({ op: 'all-reduce', gpu: 'dgx-h100', nodes: 2 });
     expect(!system.ok && system.issues?.[0]?.message).toMatch(/^unknown GPU "dgx-h100"; known: .*; "dgx-h100" is a system: give it as system$/);
+  });
+});
+
+describe('the unknown ids of a scenario that did not validate', () => {
+  const raw = { model: 'gpt3-175', cluster: { gpu: 'h100-sx', network: 'ndr-ib-8z', nodes: 8 } };
+
+  it('are each named, with what each was likely meant as', () => {
+    expect(presetIdIssues(raw).map((i) => [i.path, /\(did you mean (.*)\?\)/.exec(i.message)?.[1]])).toEqual([
+      ['model', 'gpt3-175b'], ['cluster.gpu', 'h100-sxm'], ['cluster.network', 'ndr-ib-8x'],
+    ]);
+  });
+
+  it('leave out a path a schema issue already names, its suggestion not sought (QA: a 60 KB model id, already too long, was compared with every preset id)', () => {
+    expect(presetIdIssues(raw, ['model', 'cluster.network']).map((i) => i.path)).toEqual(['cluster.gpu']);
+    expect(presetIdIssues(raw, ['cluster.gpu']).map((i) => i.path)).toEqual(['model', 'cluster.network']);
   });
 });

@@ -56,7 +56,7 @@ describe('runEstimate', () => {
   });
 
   it('an empty array is one issue about the whole input, without a leading ": "', () => {
-    expect(runEstimate([])).toMatchObject({ ok: false, reason: 'invalid', message: 'expected a scenario or a non-empty array of scenarios' });
+    expect(runEstimate([])).toMatchObject({ ok: false, reason: 'invalid', message: 'expected a scenario or a non-empty array of scenarios, got an empty array' });
   });
 });
 

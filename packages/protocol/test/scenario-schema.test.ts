@@ -142,8 +142,8 @@ describe('arrays of scenarios', () => {
   });
 
   it.each([
-    [0, 'expected an array of 1 to 1024 scenarios, got 0'],
-    [5000, 'expected an array of 1 to 1024 scenarios, got 5000'],
+    [0, 'expected a scenario or a non-empty array of scenarios, got an empty array'],
+    [5000, 'expected an array of 1 to 1,024 scenarios, got 5,000'],
   ])('refuses an array of %i scenarios as a whole, without looking inside', (length, message) => {
     const result = validateScenarios(Array.from({ length }, () => null));
     expect(result).toEqual({ ok: false, array: true, issues: [{ path: '', message }], results: [] });

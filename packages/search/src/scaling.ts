@@ -82,7 +82,7 @@ function point(base: SearchBase, nodes: number, globalBatchSize: number, fixed: 
       // The planner's "global batch 1 is not a multiple…" names training.globalBatchSize, which the client set to another number.
       const reason = from === undefined || result.issues === undefined ? result.message : result.issues.map((i) => (i.rule === 'batch-indivisible'
         ? `the weak-scaled batch of ${countOf(globalBatchSize, 'sequence')} at ${countOf(nodes, 'node')} (from training.globalBatchSize ${formatGrouped(from.batch)} on ${countOf(from.first, 'node')}) `
-          + `is not a multiple of micro-batch × data-parallel = ${c.microBatchSize}×${data} = ${formatGrouped(c.microBatchSize * data)}`
+          + `is not a multiple of micro-batch × data-parallel = ${formatGrouped(c.microBatchSize)}×${formatGrouped(data)} = ${formatGrouped(c.microBatchSize * data)}`
         : `${i.path}: ${i.message}`)).join('; ');
       return { nodes, gpus, globalBatchSize, candidate, reason };
     }

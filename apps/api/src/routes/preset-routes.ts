@@ -6,12 +6,10 @@ import { PRESET_KINDS, PRESET_LISTS, type PresetKind } from '../presets/preset-j
 
 const isKind = (kind: string): kind is PresetKind => (PRESET_KINDS as string[]).includes(kind);
 
-/** Ids longer than any preset's are no slip of one (and the edit distance is quadratic in the length). */
-const MAX_ID_MEANT = 64;
-
 /** ' (did you mean h100-sxm?)' for a slip, as protocol's messages for an unknown id in a scenario say; else ''. */
 function meant(typed: string, known: readonly string[]): string {
-  const near = typed.length <= MAX_ID_MEANT ? nearestAll(typed, known) : [];
+  // nearestAll compares nothing for an id longer than every known one (past its edits): a 1 MB path costs no table.
+  const near = nearestAll(typed, known);
   if (near.length === 0 || near.length > 3) return '';
   return ` (did you mean ${near.length === 1 ? near[0] : `${near.slice(0, -1).join(', ')} or ${near.at(-1)}`}?)`;
 }

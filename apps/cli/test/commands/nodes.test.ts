@@ -272,7 +272,7 @@ describe('trainplan nodes', () => {
     const { code, out, err } = await cli([...GPT3.slice(0, -1), '1', '--days', '30']);
     expect(code).toBe(2);
     expect(out).toBe('');
-    expect(err).toBe('trainplan: --tokens: 1 token is less than one optimizer step, a global batch of 1536 × 2048 = 3,145,728 tokens (training takes whole steps)\n');
+    expect(err).toBe('trainplan: --tokens: 1 token is less than one optimizer step, a global batch of 1,536 × 2,048 = 3,145,728 tokens (training takes whole steps)\n');
   });
 
   it('a null request on stdin names the request, like search, scale and inference, not an internal error', async () => {

@@ -80,7 +80,7 @@ export function describe(value: unknown): string {
     case 'string':
       return value.length <= MAX_QUOTED
         ? JSON.stringify(value)
-        : `${JSON.stringify(value.slice(0, MAX_QUOTED))}… (a string of ${value.length} characters)`;
+        : `${JSON.stringify(value.slice(0, MAX_QUOTED))}… (a string of ${countOf(value.length, 'character')})`;
     case 'number': return Object.is(value, -0) ? '-0' : numberText(value);
     case 'boolean': return String(value);
     case 'bigint': return `a bigint (${truncate(String(value), MAX_QUOTED)})`;

@@ -12,16 +12,14 @@ import { slot, type Slots } from './inference-remedy-terms.ts';
 import { field, type Retry } from './inference-retry.ts';
 import type { FewestGpus } from './fewest-gpus.ts';
 import type { InferencePointJson } from './inference-json.ts';
-import { firstTokenBound, gpusField, replicasText } from './inference-remedy-words.ts';
+import { appliedFirstTokenBound, firstTokenBound, gpusField, replicasText } from './inference-remedy-words.ts';
 
 /** Halvings of the rate asked tried before the GPUs given are said to serve none within the bounds (2^-20: a millionth of it). */
 const MAX_HALVINGS = 20;
 /** Bisection steps between a rate (or a bound) served and one not: 2^-10 of the gap, past the three figures it is written to. */
 const BISECTION_STEPS = 10;
 /** The loosest first-token bound a request may give (inference-request.ts: maxPrefillSeconds at most 3,600 s). */
-const LOOSEST_FIRST_TOKEN_SECONDS = 3600;
-/** The first-token bound a rate is served within when the request gives none (inference-request.ts: "by default 2 s"). */
-const DEFAULT_FIRST_TOKEN_SECONDS = 2;
+export const LOOSEST_FIRST_TOKEN_SECONDS = 3600;
 
 /**
  * The most requests a second the request's GPUs serve within its bounds, to three figures rounded down and checked by asking
@@ -47,21 +45,42 @@ export function mostRateServed(request: Record<string, unknown>, retry: Retry): 
 }
 
 /**
- * The first-token bound within which the GPUs given carry the rate, to three figures rounded up and checked by asking again, or
- * undefined where even the loosest a request may give does not (another bound, or memory, rules it out). A looser bound is never
+ * The first-token bound within which the GPUs given (or, without `gpus`, those the plan takes) carry the rate, to three figures
+ * rounded up and checked by asking again, or undefined where even the loosest a request may give does not (another bound, or memory, rules it out). A looser bound is never
  * harder to meet, so bisection between the bound asked and the loosest finds it (review: 0.5 requests/s of 405B's 8K prompts
  * within 0.3 s on 4,096 H100s was told "more GPUs", where 16 carry it within 2.5 s).
  */
 export function loosestBoundNeeded(request: Record<string, unknown>, retry: Retry): number | undefined {
   const serves = (bound: number): boolean => retry({ set: { maxPrefillSeconds: bound } })?.best !== undefined;
   if (!serves(LOOSEST_FIRST_TOKEN_SECONDS)) return undefined;
-  let [low, high] = [field(request, 'maxPrefillSeconds') ?? DEFAULT_FIRST_TOKEN_SECONDS, LOOSEST_FIRST_TOKEN_SECONDS];
+  let [low, high] = [appliedFirstTokenBound(request) ?? 0, LOOSEST_FIRST_TOKEN_SECONDS];
   for (let i = 0; i < BISECTION_STEPS * 2; i++) {
     const mid = (low + high) / 2;
     if (serves(mid)) high = mid; else low = mid;
   }
   const written = ceilFigures(high);
   return serves(written) ? written : high;
+}
+
+/** Loosened bounds (loosenedFields) as servedLoosening checked them: `searched`, where the first-token bound is loosestBoundNeeded's. */
+export interface ServedLoosening {
+  readonly fields: Record<string, number>;
+  /** 'found': the first-token bound in `fields` was searched for; 'none': no bound a request may give serves the rate (left out). */
+  readonly searched?: 'found' | 'none';
+}
+
+/**
+ * The bounds loosened to what the closest plan needs, for a rate on the GPUs the plan takes (no `gpus`; rateRemedy has them
+ * given), checked by asking again: the first-token bound counts the wait for a slot, which the closest plan's time to first
+ * token leaves out, so its own may serve no plan (QA: Llama 3 70B, 1M-token prompts at 10^6 requests/s on H100s: the closest
+ * plan's first token takes 348 s without a wait, and at 400 s no plan serves the rate either). Where they serve none, the
+ * first-token bound within which the rate is served (loosestBoundNeeded, the other bounds loosened) takes its place.
+ */
+export function servedLoosening(fields: Record<string, number>, request: Record<string, unknown>, retry: Retry): ServedLoosening {
+  if (field(request, 'requestsPerSecond') === undefined || retry({ set: fields })?.best !== undefined) return { fields };
+  const { maxPrefillSeconds: _closest, ...others } = fields;
+  const bound = loosestBoundNeeded(request, ({ set, drop }) => retry({ set: { ...others, ...set }, ...(drop !== undefined && { drop }) }));
+  return bound === undefined ? { fields: others, searched: 'none' } : { fields: { ...others, maxPrefillSeconds: bound }, searched: 'found' };
 }
 
 /**

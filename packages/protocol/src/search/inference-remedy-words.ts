@@ -4,6 +4,7 @@ import { slot, type Slots } from './inference-remedy-terms.ts';
 import type { InferencePointJson } from './inference-json.ts';
 import { field } from './inference-retry.ts';
 import { gpusOf, OTHER_COUNTS, type Holding } from './fewest-gpus.ts';
+import { rateFirstTokenBound } from './inference-messages.ts';
 
 /** The words the inference remedies share: bounds rounded up, fields named as slots, counts, shapes and replicas. */
 
@@ -14,12 +15,25 @@ export const firstTokenBound = (s: Slots, seconds: number): string => slot(s, { 
 export const name = (s: Slots, field: string, value?: string): string => slot(s, { field, ...(value !== undefined && { value }) });
 
 /**
+ * The first-token bound the plan held the request to: its own, or with a rate and none given, the default (rateFirstTokenBound,
+ * 2 s), which a remedy loosens as it would one given (QA: 1M-token prompts at a rate, whose closest plan's first token takes
+ * 5.80 min against the default 2 s, were told only "try FP8 weights or a faster GPU").
+ */
+export const appliedFirstTokenBound = (request: Record<string, unknown>): number | undefined =>
+  rateFirstTokenBound({ maxPrefillSeconds: field(request, 'maxPrefillSeconds'), requestsPerSecond: field(request, 'requestsPerSecond') });
+
+/** The request gives a rate but no first-token bound: the plan held it to the default one (appliedFirstTokenBound). */
+export const firstTokenBoundIsDefault = (request: Record<string, unknown>): boolean =>
+  field(request, 'maxPrefillSeconds') === undefined && field(request, 'requestsPerSecond') !== undefined;
+
+/**
  * The bounds (and, with a rate, the GPUs) loosened to what `closest` needs, by field: its time per token and to the first
- * token rounded up to three figures in seconds (ceilFigures; a flag in ms shows the same figures), and the GPUs its load takes, each where it misses the request's.
+ * token rounded up to three figures in seconds (ceilFigures; a flag in ms shows the same figures), and the GPUs its load takes,
+ * each where it misses the request's (the first-token bound: the one applied, appliedFirstTokenBound).
  */
 export function loosenedFields(closest: InferencePointJson, request: Record<string, unknown>): Record<string, number> {
   const maxToken = field(request, 'maxDecodeSecondsPerToken');
-  const maxFirst = field(request, 'maxPrefillSeconds');
+  const maxFirst = appliedFirstTokenBound(request);
   const gpus = field(request, 'gpus');
   return {
     ...(maxToken !== undefined && closest.decodeStepSeconds > maxToken && { maxDecodeSecondsPerToken: ceilFigures(closest.decodeStepSeconds) }),
@@ -28,9 +42,13 @@ export function loosenedFields(closest: InferencePointJson, request: Record<stri
   };
 }
 
+/** Loosened fields (loosenedFields) as slots in a remedy's words. */
+export const fieldSlots = (fields: Record<string, number>, t: Slots): string[] =>
+  Object.entries(fields).map(([f, value]) => slot(t, { field: f, value }));
+
 /** loosenedFields as slots in a remedy's words. */
 export const loosened = (closest: InferencePointJson, request: Record<string, unknown>, t: Slots): string[] =>
-  Object.entries(loosenedFields(closest, request)).map(([f, value]) => slot(t, { field: f, value }));
+  fieldSlots(loosenedFields(closest, request), t);
 
 export const joinOr = (items: readonly string[]): string =>
   (items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} or ${items.at(-1)!}`);

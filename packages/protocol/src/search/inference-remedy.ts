@@ -6,8 +6,9 @@ import { field, retryInference, type Retry, type Served } from './inference-retr
 import { fewestGpus, type FewestGpus } from './fewest-gpus.ts';
 import { memoryFix, memoryRemedy, outOfMemory } from './inference-memory-remedy.ts';
 import { idleFleetRemedy } from './inference-idle-fleet-remedy.ts';
-import { gpusField, joinOr, loosened, loosenedFields, name, replicasText } from './inference-remedy-words.ts';
-import { rateRemedy } from './inference-rate-remedy.ts';
+import { fieldSlots, firstTokenBoundIsDefault, gpusField, joinOr, loosened, loosenedFields, name, replicasText } from './inference-remedy-words.ts';
+import { LOOSEST_FIRST_TOKEN_SECONDS, rateRemedy, servedLoosening } from './inference-rate-remedy.ts';
+import { INTERACTIVE_TTFT_SECONDS } from './inference-messages.ts';
 
 /** How a remedy names a request field: by its flag (in the flag's unit) for a request built from flags, else by its JSON path. */
 interface Terms {
@@ -60,8 +61,23 @@ function boundsRemedy(closest: InferencePointJson, request: Record<string, unkno
   if (loosen.length > 0 && rateOnGpus(request) && retry({ set: loosenedFields(closest, request) })?.best === undefined) {
     return rateRemedy(request, fewestGpus(request, retry), joinOr(faster), t, retry);
   }
-  const closestNeeds = loosen.length === 0 ? '' : `give what the closest plan needs (${loosen.join(', ')}), or `;
-  return `to get a plan, ${closestNeeds}try ${joinOr(faster)}`;
+  return `to get a plan, ${closestNeeds(closest, request, t, retry)}try ${joinOr(faster)}`;
+}
+
+/**
+ * "give what the closest plan needs (…), or ": the bounds loosened, for a rate on the GPUs the plan takes checked by asking
+ * again (servedLoosening), and the first-token bound named as taking the default's place where the request gives none.
+ */
+function closestNeeds(closest: InferencePointJson, request: Record<string, unknown>, t: Slots, retry: Retry): string {
+  const { fields, searched } = rateOnGpus(request) ? { fields: loosenedFields(closest, request) } : servedLoosening(loosenedFields(closest, request), request, retry);
+  const byDefault = firstTokenBoundIsDefault(request);
+  const ofDefault = `the default first-token bound, ${INTERACTIVE_TTFT_SECONDS} s,`;
+  const loosen = fieldSlots(fields, t).join(', ');
+  const missed = byDefault && fields.maxPrefillSeconds !== undefined ? `${ofDefault} is missed` : undefined;
+  // Loosening the others does not serve the rate either (asked again with them): none is offered.
+  if (searched === 'none') return `${byDefault ? ofDefault : 'the first-token bound'} loosened to any a request may give (up to ${formatSeconds(LOOSEST_FIRST_TOKEN_SECONDS)}), serves no plan at this rate; `;
+  if (searched === 'found') return `give ${loosen}, within which the rate is served, the wait for a slot included${missed === undefined ? '' : ` (${missed})`}, or `;
+  return loosen === '' ? '' : `give what the closest plan needs (${loosen}${missed === undefined ? '' : `: ${missed}`}), or `;
 }
 
 /**

@@ -2,7 +2,8 @@ import {
   costTimeFrontier, daysText, deadlineWithinBudget, describeCandidate, fastestWithinBudget, fewestNodes, meetsGoal, NEAREST_WINDOW, nearestRunning, nodesText,
   type CapacityOptions, type CapacityPoint, type FrontierPoint,
 } from '@trainplan/search';
-import { days, formatGrouped, million, thousand, trillion } from '@trainplan/units';
+import { days, formatGrouped, thousand, trillion } from '@trainplan/units';
+import { MAX_CLUSTER_NODES } from '../cluster-caps.ts';
 import { issuesMessage } from '../problem.ts';
 import { object, optional } from '../schema/object.ts';
 import { boolean, integer, number } from '../schema/scalars.ts';
@@ -60,7 +61,7 @@ export const nodesRequestSchema: Schema<NodesRequest> = object({
   gpuHours: optional(number({ greaterThan: 0, max: trillion(1), description: 'Budget, in GPU-hours.' })),
   budget: optional(number({ greaterThan: 0, max: trillion(1000), description: 'Budget in money (needs pricePerGpuHour).' })),
   pricePerGpuHour: pricePerGpuHourSchema,
-  nodes: optional(integer({ min: 1, max: million(1), description: 'Days on this many nodes (the inverse question).' })),
+  nodes: optional(integer({ min: 1, max: MAX_CLUSTER_NODES, description: 'Days on this many nodes (the inverse question).' })),
   frontier: optional(boolean({
     description: 'The time–cost curve instead of one goal: the smallest cluster that fits, powers of two while the time to train falls, '
       + 'eight steps between each two powers and every size beside the cheapest, each with its days and GPU-hours (and cost, with '
@@ -154,7 +155,7 @@ const ALL_GOALS: NodesGoals = { deadline: deadlineWithinBudget, budget: fastestW
 const DEADLINE_GOALS: NodesGoals = { deadline: fewestNodes };
 
 /** "28 more", "36 fewer": how far `n` is from `nodes`. */
-const distanceText = (n: number, nodes: number): string => `${Math.abs(n - nodes)} ${n > nodes ? 'more' : 'fewer'}`;
+const distanceText = (n: number, nodes: number): string => `${formatGrouped(Math.abs(n - nodes))} ${n > nodes ? 'more' : 'fewer'}`;
 
 /**
  * "How many nodes", in three modes, each with the configuration used (the achieved throughput of the
@@ -206,7 +207,7 @@ function runNodesWith(request: unknown, options: RunNodesOptions, goals: NodesGo
   if (req.tokens < stepTokens) {
     return invalid([{
       path: 'tokens',
-      message: `${req.tokens.toLocaleString('en-US')} token${req.tokens === 1 ? '' : 's'} ${req.tokens === 1 ? 'is' : 'are'} less than one optimizer step, a global batch of ${r.base.globalBatchSize} × ${r.base.seqLength} = ${stepTokens.toLocaleString('en-US')} tokens (training takes whole steps)`,
+      message: `${req.tokens.toLocaleString('en-US')} token${req.tokens === 1 ? '' : 's'} ${req.tokens === 1 ? 'is' : 'are'} less than one optimizer step, a global batch of ${formatGrouped(r.base.globalBatchSize)} × ${formatGrouped(r.base.seqLength)} = ${stepTokens.toLocaleString('en-US')} tokens (training takes whole steps)`,
     }]);
   }
   // A rack-scale NVLink domain (GB200 NVL72) is bought and placed whole: the answer counts them too.

@@ -5,6 +5,7 @@ import { PIPELINE_SLOTS } from '@trainplan/model';
  * gives both validation with JSON paths and a JSON Schema for the OpenAPI document.
  */
 import { billion, million, thousand, trillion } from '@trainplan/units';
+import { MAX_GPUS_PER_NODE } from '../cluster-caps.ts';
 import { array } from '../schema/compose.ts';
 import { GRADIENT_ACCUMULATION_IDS } from '../wire.ts';
 import { attentionKernelSchema, precisionSchema } from '../scenario-schema.ts';
@@ -17,7 +18,7 @@ const flag = (description: string) => withDefault(boolean({ description }), fals
 /** `gpu` is a GPU preset id or a system preset id (then its GPU, node size and network are the defaults). */
 export const searchClusterFields = {
   gpu: string({ minLength: 1, maxLength: 64, description: 'GPU preset id (e.g. a100-80gb) or system preset id (e.g. dgx-h100).' }),
-  gpusPerNode: optional(positive(1024, "GPUs per node; default: the GPU's (or system's) node size.")),
+  gpusPerNode: optional(positive(MAX_GPUS_PER_NODE, "GPUs per node; default: the GPU's (or system's) node size.")),
   network: optional(string({ minLength: 1, maxLength: 64, description: "Inter-node fabric preset id; default: the system's." })),
 };
 

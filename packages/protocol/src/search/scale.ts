@@ -1,5 +1,6 @@
 import { describeCandidate, scalingSweep, tensorPipelineTable, type FixedStrategy } from '@trainplan/search';
-import { countOf, million } from '@trainplan/units';
+import { countOf } from '@trainplan/units';
+import { MAX_CLUSTER_NODES } from '../cluster-caps.ts';
 import { issuesMessage } from '../problem.ts';
 import { array } from '../schema/compose.ts';
 import { object, optional, withDefault } from '../schema/object.ts';
@@ -31,7 +32,7 @@ export const scaleRequestSchema: Schema<ScaleRequest> = object({
   training: object(searchTrainingFields, { expected: 'a training object', description: 'The batch (of the first size, for weak scaling) and precision.' }),
   settings: settingsSchema,
   constraints: constraintsSchema,
-  nodes: array(integer({ min: 1, max: million(1), description: 'A cluster size, in nodes.' }), { minItems: 1, maxItems: 64, description: 'Cluster sizes, in nodes.' }),
+  nodes: array(integer({ min: 1, max: MAX_CLUSTER_NODES, description: 'A cluster size, in nodes.' }), { minItems: 1, maxItems: 64, description: 'Cluster sizes, in nodes.' }),
   mode: withDefault(enumOf(['strong', 'weak'], { description: 'Strong (fixed global batch) or weak (batch grows with the nodes) scaling.' }), 'strong'),
   parallelism: optional(object({
     tensor: degree('Tensor-parallel degree held fixed.'),

@@ -1,3 +1,4 @@
+import { clusterGpusCap, MAX_CLUSTER_GPUS, MAX_CLUSTER_NODES } from '../cluster-caps.ts';
 import { object, optional } from '../schema/object.ts';
 import { integer } from '../schema/scalars.ts';
 import type { Schema } from '../schema/types.ts';
@@ -10,7 +11,6 @@ import {
   searchTrainingFields, settingsSchema, topSchema,
 } from './request-parts.ts';
 import type { SearchObjectiveId } from './wire.ts';
-import { million } from '@trainplan/units';
 import type { RecomputeChoice } from '@trainplan/search';
 import type { PipelineSlots, StateSharding } from '@trainplan/model';
 
@@ -41,14 +41,15 @@ export interface SearchRequest extends SearchRequestCore {
 
 const cluster = object({
   ...searchClusterFields,
-  nodes: optional(integer({ min: 1, max: million(1), description: 'Nodes; give this or gpus.' })),
-  gpus: optional(integer({ min: 1, max: million(10), description: 'GPUs in all; give this or nodes.' })),
+  nodes: optional(integer({ min: 1, max: MAX_CLUSTER_NODES, description: 'Nodes; give this or gpus.' })),
+  gpus: optional(integer({ min: 1, max: MAX_CLUSTER_GPUS, description: 'GPUs in all; give this or nodes. At most 1,000,000 nodes of the machine\'s size: 8,000,000 on 8-GPU nodes.' })),
 }, {
   expected: 'a cluster object',
   description: 'The machines: a GPU or system id, and exactly one of nodes and gpus.',
   refine(raw, issue) {
     const hasNodes = raw.nodes !== undefined;
     if (hasNodes === (raw.gpus !== undefined)) issue('nodes', `give either cluster.nodes or cluster.gpus, ${hasNodes ? 'not both' : 'got neither'}`);
+    clusterGpusCap(raw, issue);
   },
   jsonSchema: { oneOf: [{ required: ['nodes'] }, { required: ['gpus'] }] },
 });

@@ -69,7 +69,7 @@ describe('string', () => {
 
   it('refuses a long string by default and quotes only its start', () => {
     const message = issueOf(string(), 'x'.repeat(100_000)) ?? '';
-    expect(message).toContain('(a string of 100000 characters)');
+    expect(message).toContain('(a string of 100,000 characters)');
     expect(message.length).toBeLessThan(150);
   });
 

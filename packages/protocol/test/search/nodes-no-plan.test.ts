@@ -24,6 +24,11 @@ describe('a cluster size that runs nothing says why', () => {
     if (nearer.ok) throw new Error('expected no plan on 87 nodes');
     expect(nearer.message).toMatch(new RegExp(`; the nearest size that runs is 88 nodes \\(1 more, ${d88}\\), the nearest smaller 84 nodes \\(3 fewer, ${d84}\\)$`));
   });
+  it('1,000,000 nodes: the fewest that run, 6, and how many fewer, grouped as every count is (QA: "999994 fewer")', () => {
+    const a = onNodes(1_000_000);
+    if (a.ok) throw new Error('expected no plan on 1,000,000 nodes');
+    expect(a.message).toMatch(/; the fewest nodes that run: 6 nodes \(999,994 fewer, [\d.]+ days\)$/);
+  });
   it('2 nodes: 16 GPUs split fine, but none of the splits holds 175B in 16 × 80 GB', () => {
     const a = onNodes(2);
     if (a.ok) throw new Error('expected no plan on 2 nodes');

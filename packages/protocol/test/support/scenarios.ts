@@ -40,7 +40,7 @@ export const badScenarios: [string, unknown, string, string][] = [
   ['a "__proto__" key from JSON.parse', JSON.parse('{"model":"m","cluster":{"gpu":"g","nodes":1},"training":{"globalBatchSize":1},"__proto__":{}}'), '__proto__', 'unknown field'],
   ['a model that is a number', scenarioWith((s) => { s.model = 175; }), 'model', 'expected a model preset id (a non-empty string) or a model object, got 175'],
   ['an empty model id', scenarioWith((s) => { s.model = ''; }), 'model', 'non-empty string'],
-  ['a model id of 100 KB', scenarioWith((s) => { s.model = 'x'.repeat(100_000); }), 'model', 'a string of 100000 characters'],
+  ['a model id of 100 KB', scenarioWith((s) => { s.model = 'x'.repeat(100_000); }), 'model', 'a string of 100,000 characters'],
   ['a model object without layers', scenarioWith((s) => { const { layers: _, ...rest } = gpt3Shape; s.model = rest; }), 'model.layers', 'missing required field'],
   ['zero layers', withModel({ layers: 0 }), 'model.layers', 'expected an integer ≥ 1, got 0'],
   ['more layers than the sane maximum', withModel({ layers: 1001 }), 'model.layers', 'expected an integer ≤ 1000, got 1001'],
