@@ -45,6 +45,37 @@ describe('POST /v1/inference answers what to change where there is no plan (reme
     expect((await post({ ...request, maxDecodeSecondsPerToken: bound })).best!.decodeStepSeconds).toBeLessThanOrEqual(bound);
   });
 
+  // QA: with a rate and no maxPrefillSeconds the plan holds the first token to the default 2 s; the closest plan missed it by
+  // 170 times (1M-token prompts) and the remedy said only "try FP8 weights or a faster GPU", which close no such gap.
+  describe('a rate whose closest plan misses the default first-token bound (Llama 3 70B, 1M-token prompts, no maxPrefillSeconds)', () => {
+    const request = { model: 'llama3-70b', cluster: { gpu: 'h100-sxm' }, promptTokens: 1048576, outputTokens: 1, batching: 'continuous' };
+    const firstTokenBound = (remedy: InferenceRemedyJson): number => remedy.fields.find((f) => f.field === 'maxPrefillSeconds')!.value as number;
+
+    it('at 1 request/s: the bound the closest plan needs, named as taking the default\'s place, which then serves', async () => {
+      const a = await post({ ...request, requestsPerSecond: 1 });
+      expect(a.closest!.why).toContain('against the 2.00 s bound');
+      const bound = firstTokenBound(a.remedy!);
+      // The closest plan's first token (no wait: 5.80 min) rounded up to three figures.
+      expect(bound).toBeGreaterThanOrEqual(a.closest!.point.prefillSeconds);
+      expect(bound).toBeLessThan(a.closest!.point.prefillSeconds * 1.01);
+      expect(a.remedy!.message).toContain(`give what the closest plan needs (maxPrefillSeconds ${bound}: the default first-token bound, 2 s, is missed)`);
+      expect(inferenceRemedyText(a.remedy!, true)).toContain(`(--max-ttft-s ${bound}: the default first-token bound, 2 s, is missed)`);
+      expect((await post({ ...request, requestsPerSecond: 1, maxPrefillSeconds: bound })).best).toBeDefined();
+    });
+
+    it('at 10^6 requests/s, where the closest plan\'s own first token serves none (the wait for a slot counts): the bound asked again that serves', async () => {
+      const a = await post({ ...request, requestsPerSecond: 1e6 });
+      const bound = firstTokenBound(a.remedy!);
+      expect(a.remedy!.message).toMatch(/^to get a plan, give maxPrefillSeconds [\d.]+, within which the rate is served, the wait for a slot included \(the default first-token bound, 2 s, is missed\), or try /);
+      expect((await post({ ...request, requestsPerSecond: 1e6, maxPrefillSeconds: Math.ceil(a.closest!.point.prefillSeconds) })).best).toBeUndefined();
+      expect((await post({ ...request, requestsPerSecond: 1e6, maxPrefillSeconds: bound })).best).toBeDefined();
+      // An explicit bound the closest plan misses is loosened the same way, without the default named.
+      const explicit = await post({ ...request, requestsPerSecond: 1e6, maxPrefillSeconds: 1e-9 });
+      expect(firstTokenBound(explicit.remedy!)).toBe(bound);
+      expect(explicit.remedy!.message).not.toContain('default');
+    });
+  });
+
   it('a plan: no remedy', async () => {
     expect((await post({ model: 'llama3-70b', cluster: { gpu: 'h100-sxm' }, promptTokens: 2048, outputTokens: 512 })).remedy).toBeUndefined();
   });

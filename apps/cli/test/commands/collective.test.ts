@@ -1,3 +1,4 @@
+import { runCollective } from '@trainplan/protocol';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/main.ts';
 import { bottleneckText, percentText } from '../../src/commands/collective.ts';
@@ -60,6 +61,22 @@ describe('trainplan collective', () => {
     expect(code).toBe(1);
     expect(out).toBe('');
     expect(err).toMatch(/^trainplan: --event-budget: emulating 1\.00 GiB needs at least [\d,]+ budget units .*over the event budget of 1,000\n$/);
+  });
+
+  // QA compared the CLI's 64-node all-to-all at --event-budget 1e8 (ran ~87 s, then "needs more than that") with the API's
+  // up-front refusal of a 256-node one ("needs at least 3,406,911,456"). Both count the same lower bound before running
+  // (protocol's runCollective): 58,648,912 for 64 nodes, under 1e8, so that run starts; 3,406,911,456 for 256 nodes, over it.
+  it('refuses before running what the API refuses before running, with the same count: 256-node all-to-all at --event-budget 1e8', async () => {
+    const request = { op: 'all-to-all', gpu: 'h100-sxm', nodes: 256, size: 1e9, emulate: true } as const;
+    const api = runCollective({ ...request, eventBudget: 2_000_000 });
+    expect(api.ok).toBe(false);
+    const needed = !api.ok ? api.limit!.requested : 0;
+    expect(needed).toBeGreaterThan(1e8);
+    const { code, out, err } = await collective(['--op', 'all-to-all', '--gpu', 'h100-sxm', '--nodes', '256', '--size', '1GB', '--emulate', '--event-budget', '1e8']);
+    expect(code).toBe(1);
+    expect(out).toBe('');
+    expect(err).toBe(`trainplan: --event-budget: emulating 1.00 GB needs at least ${needed.toLocaleString('en-US')} budget units (events, flows in flight, `
+      + 'flow–link visits), counted before running (the rest is known only by running it), over the event budget of 100,000,000\n');
   });
 
   it('--help names the API\'s caps on emulation, which the CLI does not have', async () => {

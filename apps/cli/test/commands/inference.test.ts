@@ -156,6 +156,15 @@ describe('trainplan inference', () => {
       expect((await cli([...args, '--max-ttft-s', String(Number((bound * 0.97).toPrecision(3)))])).code).toBe(1);
     });
 
+    it('QA: a rate whose closest plan misses the default first-token bound (1M-token prompts of Llama 3 70B, no --max-ttft-s): the --max-ttft-s that serves, the default named', async () => {
+      const args = ['inference', '--model', 'llama3-70b', '--gpu', 'h100-sxm', '--prompt', '1048576', '--output', '1', '--batching', 'continuous', '--rate', '1'];
+      const { code, err } = await cli(args);
+      expect(code).toBe(1);
+      // Was "to get a plan, try FP8 weights (--precision fp8) or a faster GPU (--gpu)", against a first token 170 times the 2 s.
+      expect(err).toMatch(/against the 2\.00 s bound; to get a plan, give what the closest plan needs \(--max-ttft-s [\d.]+: the default first-token bound, 2 s, is missed\), or try /);
+      expect((await cli([...args, '--max-ttft-s', remedy(err, '--max-ttft-s')])).code).toBe(0);
+    });
+
     it('FP8 is offered only on a GPU that runs it (not on an A100, whose FP8 request is refused)', async () => {
       const a100 = await cli(['inference', '--model', 'llama3-70b', '--gpu', 'a100-80gb', '--prompt', '2048', '--output', '512', '--max-token-ms', '5']);
       expect(a100.code).toBe(1);

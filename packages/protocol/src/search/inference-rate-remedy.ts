@@ -46,9 +46,10 @@ export function mostRateServed(request: Record<string, unknown>, retry: Retry): 
 
 /**
  * The first-token bound within which the GPUs given (or, without `gpus`, those the plan takes) carry the rate, to three figures
- * rounded up and checked by asking again, or undefined where even the loosest a request may give does not (another bound, or memory, rules it out). A looser bound is never
- * harder to meet, so bisection between the bound asked and the loosest finds it (review: 0.5 requests/s of 405B's 8K prompts
- * within 0.3 s on 4,096 H100s was told "more GPUs", where 16 carry it within 2.5 s).
+ * rounded up and checked by asking again, or undefined where even the loosest a request may give does not (another bound, or
+ * memory, rules it out). A looser bound is never harder to meet, so bisection between the bound applied (the request's, or the
+ * default) and the loosest finds it (review: 0.5 requests/s of 405B's 8K prompts within 0.3 s on 4,096 H100s was told "more
+ * GPUs", where 16 carry it within 2.5 s).
  */
 export function loosestBoundNeeded(request: Record<string, unknown>, retry: Retry): number | undefined {
   const serves = (bound: number): boolean => retry({ set: { maxPrefillSeconds: bound } })?.best !== undefined;
