@@ -2,6 +2,7 @@ import { Hono } from 'hono/tiny';
 import { allowedMethods } from './http/allowed-methods.ts';
 import { cors } from './http/cors.ts';
 import { internalError, methodNotAllowed, notFound, saidBack } from './http/problems.ts';
+import { routeHint } from './http/route-hint.ts';
 import { POST_OPERATIONS } from './operations/index.ts';
 import type { PostOperation, RunInBackground } from './operations/operation.ts';
 import { metaRoutes } from './routes/meta-routes.ts';
@@ -77,15 +78,13 @@ export function createApi(options: ApiOptions = {}): Hono {
   presetRoutes(app);
   postOperationRoutes(app, operations, options.runInBackground);
   // A path some route answers, asked with another method, is a 405 naming the methods it answers
-  // (mounted apps' routes included); a path no route answers is a 404.
+  // (mounted apps' routes included); a path no route answers is a 404 naming the route meant, or where they are listed.
+  const hint = routeHint(app, allowed);
   app.notFound((c) => {
     const path = c.req.path;
     const allow = allowed(path);
     if (allow.length > 0) return methodNotAllowed(c.req.method, path, allow);
-    // A trailing slash on a path a route answers ("/v1/estimate/") is named, not left a bare 404.
-    const bare = path.length > 1 && path.endsWith('/') ? path.replace(/\/+$/, '') : undefined;
-    const hint = bare !== undefined && bare !== '' && allowed(bare).length > 0 ? ` (without the trailing slash: ${bare})` : '';
-    return notFound(`no route ${c.req.method} ${saidBack(path)}${hint}`);
+    return notFound(`no route ${c.req.method} ${saidBack(path)}${hint(c.req.method, path)}`);
   });
   // The client gets an id and nothing of the error; the log gets both, so a report can be traced.
   const logError = options.logError ?? logToConsole;

@@ -1,3 +1,4 @@
+import { escapeHtml } from './docs/escape-html.ts';
 import type { PostOperation } from './operations/operation.ts';
 
 /**
@@ -58,5 +59,3 @@ Bodies are <code>application/json</code> or <code>application/msgpack</code>.</p
 <p>Validation and benchmark reports: <code>docs/validation.md</code>, <code>docs/benchmarks.md</code> in the repository.</p>
 </body></html>`;
 }
-
-const escapeHtml = (text: string): string => text.replace(/[&<>"]/g, (ch) => `&#${ch.charCodeAt(0)};`);

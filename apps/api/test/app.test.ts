@@ -126,12 +126,12 @@ describe('a known path asked with another method is 405 with an Allow header', (
       if (headers !== plain) expect(res.headers.get('access-control-allow-methods')?.replace(/,(?=\S)/g, ', ')).toBe(allow);
     }
   });
-  it('a trailing slash on a known path is a 404 that names the path without it; other 404s say no more', async () => {
+  it('a trailing slash on a known path is a 404 that names the path without it; a slip of one names the route meant', async () => {
     const slash = await app.request('/v1/estimate/', { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } });
     expect(slash.status).toBe(404);
     expect(((await slash.json()) as { detail: string }).detail).toBe('no route POST /v1/estimate/ (without the trailing slash: /v1/estimate)');
     const unknown = await app.request('/v1/estimates/');
-    expect(((await unknown.json()) as { detail: string }).detail).toBe('no route GET /v1/estimates/');
+    expect(((await unknown.json()) as { detail: string }).detail).toBe('no route GET /v1/estimates/; did you mean POST /v1/estimate?');
   });
   it('HEAD of a POST route is 405 too; the right method still answers, and unknown paths stay 404', async () => {
     const head = await app.request('/v1/estimate', { method: 'HEAD' });

@@ -105,7 +105,7 @@ describe('CORS', () => {
       const res = await app.request('/nope', { method: 'OPTIONS', headers });
       expect(res.status).toBe(404);
       expect(res.headers.get('content-type')).toBe('application/problem+json');
-      expect(((await res.json()) as { detail: string }).detail).toBe('no route OPTIONS /nope');
+      expect(((await res.json()) as { detail: string }).detail).toBe('no route OPTIONS /nope; the routes are listed on /docs and in /openapi.json');
     }
   });
   it('answers carry Access-Control-Allow-Origin: * and expose the ETag', async () => {

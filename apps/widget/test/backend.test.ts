@@ -1,4 +1,4 @@
-import type { ScenarioInput } from '@trainplan/protocol';
+import { CONTRACT_EXAMPLE, runEstimate, validateEstimate, type EstimateOk, type ScenarioInput } from '@trainplan/protocol';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { apiBackend, ESTIMATE_TIMEOUT_MS, failureOf, SEARCH_TIMEOUT_MS } from '../src/compute/backend.ts';
 
@@ -103,5 +103,32 @@ describe('the API backend tells an HTTP error and a page that is not JSON from a
 
   it('an error thrown in the page (not by the API) is said as something that went wrong', () => {
     expect(failureOf(new TypeError('x is undefined'))).toBe('Something went wrong: x is undefined');
+  });
+});
+
+describe('an API that answers the contract\'s fields without trainplan\'s extensions', () => {
+  // trainplan's own answer, and the same with only the contract's fields (scenario-contract.md's output: the contract's
+  // minimum, which validateEstimate takes) or with one extension the widget draws from left out.
+  const ours = runEstimate(CONTRACT_EXAMPLE) as EstimateOk;
+  const { ok, stepTimeSeconds, tokensPerSecond, modelTflopsPerGpu, hardwareTflopsPerGpu, mfu, hfu, memory } = ours;
+  const { computeSeconds, tensorParallelCommSeconds, pipelineBubbleSeconds, pipelineCommSeconds, dataParallelCommSeconds, optimizerSeconds } = ours.breakdown;
+  const contractOnly = {
+    ok, stepTimeSeconds, tokensPerSecond, modelTflopsPerGpu, hardwareTflopsPerGpu, mfu, hfu, memory,
+    breakdown: { computeSeconds, tensorParallelCommSeconds, pipelineBubbleSeconds, pipelineCommSeconds, dataParallelCommSeconds, optimizerSeconds },
+  };
+  const { recomputeSeconds: _recompute, ...breakdown } = ours.breakdown;
+
+  it.each<[string, object]>([
+    ['the contract\'s fields alone', contractOnly],
+    ['no resolved scenario (the pipeline and the sizing read it)', { ...ours, resolved: undefined }],
+    ['no breakdown.recomputeSeconds (the step\'s bar draws it)', { ...ours, breakdown }],
+  ])('%s: a valid answer, said to be not trainplan\'s JSON rather than drawn with holes', async (_, answer) => {
+    expect(validateEstimate(JSON.parse(JSON.stringify(answer))).ok).toBe(true);
+    const text = await said(apiBackend(API, answering(() => Response.json([answer])).impl).estimate([SCENARIO]));
+    expect(text).toBe(`The API at ${API}/v1/estimate answered something that is not trainplan's JSON`);
+  });
+
+  it('trainplan\'s own answer, every extension there, is taken as it came', async () => {
+    expect(await apiBackend(API, answering(() => Response.json([ours])).impl).estimate([SCENARIO])).toEqual([JSON.parse(JSON.stringify(ours))]);
   });
 });

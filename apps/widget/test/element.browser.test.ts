@@ -251,6 +251,18 @@ describe('<trainplan-estimator> opening an infeasible scenario, in Chromium', ()
   });
 });
 
+describe('<trainplan-estimator> opening a model no split of its GPUs holds, in Chromium', () => {
+  it('QA link (GPT-3 175B on one DGX A100): names more nodes and how many, not levers that fit nothing there', async () => {
+    const scenario = { model: 'gpt3-175b', cluster: { gpu: 'a100-80gb', nodes: 1 }, training: { globalBatchSize: 1536 } };
+    const { page, context, problems } = await open(link(scenario), { until: "/out of memory/.test(el.shadowRoot.getElementById('m-mbs').textContent)" });
+    const message = await shown(page, '#m-mbs');
+    expect(message).toMatch(/^out of memory \(needs .+ of 80\.0 GiB per GPU; .+\): try more nodes \(the model states alone need at least 5\)$/);
+    expect(message).not.toContain('recompute');
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+});
+
 describe('<trainplan-estimator> with an issue about several fields, in Chromium', () => {
   it('says "t × p × c does not divide the GPUs" beside the nodes and beside t (once per fieldset), marks the nodes, t, p and c, and clears them all once fixed', async () => {
     const { page, context, problems } = await open();

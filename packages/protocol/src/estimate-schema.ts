@@ -5,14 +5,20 @@
  *
  * Unlike the scenario, an estimate's objects strip unknown keys instead of refusing them: the
  * contract lets the project add output fields, and a widget bundle already embedded in someone's
- * page must keep reading answers from a newer API.
+ * page must keep reading answers from a newer API. For the same reason the reader's schema
+ * (validateEstimate, estimateJsonSchema: what /openapi.json and https://trainplan.dev/schemas/estimate.json
+ * publish) requires only the contract's fields: the contract's fields are "the stable minimum that
+ * outside tools rely on", so an answer of another implementation, or of an older trainplan, that
+ * lacks an extension is still an answer. trainplan's own answers carry every extension, which
+ * fullEstimateOkSchema requires (the plans of search, nodes and scale answers; estimate-schema.test.ts
+ * holds runEstimate's answers to it).
  */
 import { array, union } from './schema/compose.ts';
 import { object, optional } from './schema/object.ts';
 import { boolean, enumOf, integer, literal, number, string } from './schema/scalars.ts';
-import type { JsonSchema, Schema } from './schema/types.ts';
+import type { JsonSchema, Presence, Schema } from './schema/types.ts';
 import { jsonSchemaDocument, validate, type Validation } from './schema/validate.ts';
-import { GRADIENT_ACCUMULATION_IDS, type EstimateJson, type EstimateOk, type FieldIssue } from './wire.ts';
+import { GRADIENT_ACCUMULATION_IDS, type EstimateOk, type FieldIssue, type ReceivedEstimateJson, type ReceivedEstimateOk } from './wire.ts';
 
 const open = { unknownKeys: 'strip' } as const;
 const MAX_MESSAGE_LENGTH = 4096;
@@ -23,6 +29,13 @@ const amount = (description: string) => number({ min: 0, description });
 const count = (description: string) => integer({ min: 1, description });
 // Lenient on purpose: a reader of answers should not reject one over an empty name.
 const id = (description: string) => string({ description });
+
+/**
+ * How a schema takes an extension field, which trainplan's answers always carry: `optional` in the reader's schema,
+ * `required` in trainplan's own. A field only some answers carry (timeToTrain, resolved.fp8Params) is optional in both.
+ */
+type Extension<P extends Presence> = <T>(schema: Schema<T>) => Schema<T> & { readonly presence: P };
+const required: Extension<'required'> = (schema) => ({ ...schema, presence: 'required' });
 
 const precision = enumOf(['fp16', 'bf16', 'fp8']);
 const recompute = enumOf(['none', 'selective', 'full']);
@@ -38,35 +51,36 @@ export const memoryPartFields = {
   totalBytes: bytes('Sum of the parts above'),
 };
 
-const memory = object({
+const memoryOf = <P extends Presence>(extension: Extension<P>) => object({
   ...memoryPartFields,
   capacityBytes: bytes("The GPU's memory capacity"),
   fits: boolean({ description: 'Whether totalBytes ≤ capacityBytes.' }),
-  stage: optional(integer({ min: 0, description: 'Extension: the pipeline stage, from 0, these figures are of: the most loaded one.' })),
+  stage: extension(integer({ min: 0, description: 'Extension: the pipeline stage, from 0, these figures are of: the most loaded one.' })),
 }, { ...open, description: 'Memory per GPU, for the most loaded GPU.' });
 
-const breakdown = object({
+const breakdownOf = <P extends Presence>(extension: Extension<P>) => object({
   computeSeconds: seconds('Compute per step, recompute included'),
   tensorParallelCommSeconds: seconds('Tensor-parallel communication per step, not overlapped'),
   pipelineBubbleSeconds: seconds('Pipeline bubble (idle time) per step'),
   pipelineCommSeconds: seconds('Pipeline point-to-point communication per step'),
   dataParallelCommSeconds: seconds('Data-parallel communication per step left after overlap'),
   optimizerSeconds: seconds('Optimizer step per global batch: gradient norm, update, copy into the 16-bit weights, and the gradient buffer reset before the next step'),
-  contextParallelCommSeconds: seconds('Extension: context-parallel communication per step left exposed (not hidden behind attention): '
-    + 'a part of stepTimeSeconds beside the six contract fields'),
-  contextParallelCommTotalSeconds: seconds('Extension: context-parallel communication per step before it overlaps attention '
-    + '(ring attention hides each K/V exchange behind the attention block it feeds; contextParallelCommSeconds is what is left)'),
-  recomputeSeconds: seconds('Extension: the part of computeSeconds spent re-running forward passes'),
-  dataParallelCommTotalSeconds: seconds('Extension: data-parallel communication per step before overlap'),
+  contextParallelCommSeconds: extension(seconds('Extension: context-parallel communication per step left exposed (not hidden behind attention): '
+    + 'a part of stepTimeSeconds beside the six contract fields')),
+  contextParallelCommTotalSeconds: extension(seconds('Extension: context-parallel communication per step before it overlaps attention '
+    + '(ring attention hides each K/V exchange behind the attention block it feeds; contextParallelCommSeconds is what is left)')),
+  recomputeSeconds: extension(seconds('Extension: the part of computeSeconds spent re-running forward passes')),
+  dataParallelCommTotalSeconds: extension(seconds('Extension: data-parallel communication per step before overlap')),
 }, {
   ...open,
   description: 'Where the time of one step goes: stepTimeSeconds is the sum of the six contract fields and contextParallelCommSeconds '
-    + '(0 without context parallelism or where attention hides it); recomputeSeconds is a part of computeSeconds, and '
+    + '(0 without context parallelism or where attention hides it; absent, as every extension may be, from an API that does not send it); '
+    + 'recomputeSeconds is a part of computeSeconds, and '
     + 'dataParallelCommTotalSeconds and contextParallelCommTotalSeconds the data- and context-parallel communication before '
     + 'overlap, none added again.',
 });
 
-const resolved = object({
+const resolvedOf = <P extends Presence>(extension: Extension<P>) => object({
   model: id('Model preset id or name.'),
   gpu: id('GPU preset id.'),
   network: id('Inter-node fabric preset id.'),
@@ -83,11 +97,10 @@ const resolved = object({
   globalBatchSize: count('Sequences per step.'),
   seqLength: count('Sequence length, in tokens.'),
   precision,
-  // Optional for a reader: answers from before this extension lack it; every answer now carries it.
-  dropout: optional(boolean({ description: "Extension: hidden and attention dropout was on (0.1); by default as the model was trained." })),
-  attentionKernel: optional(enumOf(['flash', 'unfused'], { description: 'Extension: the attention kernel costed: the scenario\'s, or the GPU\'s default (unfused on a V100, else flash).' })),
-  crossEntropyKernel: optional(enumOf(['fused', 'unfused'], { description: 'Extension: the loss kernel costed: the scenario\'s, or fused.' })),
-  gradientAccumulation: optional(enumOf(GRADIENT_ACCUMULATION_IDS, { description: 'Extension: how weight gradients accumulated: the scenario\'s, or fused.' })),
+  dropout: extension(boolean({ description: "Extension: hidden and attention dropout was on (0.1); by default as the model was trained." })),
+  attentionKernel: extension(enumOf(['flash', 'unfused'], { description: 'Extension: the attention kernel costed: the scenario\'s, or the GPU\'s default (unfused on a V100, else flash).' })),
+  crossEntropyKernel: extension(enumOf(['fused', 'unfused'], { description: 'Extension: the loss kernel costed: the scenario\'s, or fused.' })),
+  gradientAccumulation: extension(enumOf(GRADIENT_ACCUMULATION_IDS, { description: 'Extension: how weight gradients accumulated: the scenario\'s, or fused.' })),
   fp8Params: optional(boolean({
     description: 'Extension, FP8 plans only: whether the weights were FP8 alone (true), or 16-bit with Transformer Engine\'s FP8 copies beside them (false).',
   })),
@@ -97,14 +110,13 @@ const resolved = object({
   distributedOptimizer: boolean(),
   zeroStage: integer({ min: 0, max: 3, description: 'ZeRO stage (0 = none).' }),
   schedule,
-  // Optional for a reader: answers from before these extensions lack them; every answer now carries them.
-  embeddingInPipelineSplit: optional(boolean({ description: "Extension: the word embedding took one layer's place on the first pipeline stage." })),
-  lossInPipelineSplit: optional(boolean({ description: "Extension: the output layer and the loss took one layer's place on the last pipeline stage." })),
-  layersPerStage: optional(array(count('Transformer layers on one pipeline stage.'), { description: 'Extension: transformer layers on each pipeline stage, first to last.' })),
-  communicationModel: enumOf(['closed-form', 'emulated'], {
+  embeddingInPipelineSplit: extension(boolean({ description: "Extension: the word embedding took one layer's place on the first pipeline stage." })),
+  lossInPipelineSplit: extension(boolean({ description: "Extension: the output layer and the loss took one layer's place on the last pipeline stage." })),
+  layersPerStage: extension(array(count('Transformer layers on one pipeline stage.'), { description: 'Extension: transformer layers on each pipeline stage, first to last.' })),
+  communicationModel: extension(enumOf(['closed-form', 'emulated'], {
     description: "Extension: how the collectives were costed: NCCL's closed form, or the discrete-event emulator on the topology graph.",
-  }),
-  oversubscription: number({ min: 1, description: "Extension: the fat tree's leaf oversubscription (1: non-blocking); only the emulator's topology uses it." }),
+  })),
+  oversubscription: extension(number({ min: 1, description: "Extension: the fat tree's leaf oversubscription (1: non-blocking); only the emulator's topology uses it." })),
 }, { ...open, description: 'Extension: the scenario as evaluated, every default and derived value filled in.' });
 
 const timeToTrain = object({
@@ -114,8 +126,7 @@ const timeToTrain = object({
   gpuHours: amount('GPU time to train on the budget, in GPU-hours.'),
 }, { ...open, description: 'Extension: present when training.tokens was given.' });
 
-/** A feasible estimate alone: search, nodes and scale answers carry one per plan. */
-export const estimateOkSchema: Schema<EstimateOk> = object({
+const estimateOkOf = <P extends Presence>(extension: Extension<P>) => object({
   ok: literal(true),
   stepTimeSeconds: seconds('Time of one optimizer step'),
   tokensPerSecond: amount('Throughput of the whole cluster, in tokens per second.'),
@@ -123,17 +134,28 @@ export const estimateOkSchema: Schema<EstimateOk> = object({
   hardwareTflopsPerGpu: amount('Hardware FLOPs (recompute included) per GPU, in TFLOP/s.'),
   mfu: amount('Model FLOPs utilization: model FLOP/s over peak FLOP/s, a ratio.'),
   hfu: amount('Hardware FLOPs utilization: hardware FLOP/s over peak FLOP/s, a ratio.'),
-  peakTflopsPerGpu: optional(amount('Extension: the peak FLOP/s per GPU that mfu and hfu are of, in TFLOP/s: the FP8 peak for an FP8 plan, else the BF16 (or FP16) peak.')),
-  memory,
-  breakdown,
-  samplesPerSecond: amount('Extension: throughput, in sequences per second.'),
-  modelFlopsPerStep: amount('Extension: model FLOPs of one step on all GPUs, in FLOP.'),
-  hardwareFlopsPerStep: amount('Extension: hardware FLOPs of one step on all GPUs, in FLOP.'),
-  parameters: amount('Extension: model parameters, a count.'),
-  resolved,
+  peakTflopsPerGpu: extension(amount('Extension: the peak FLOP/s per GPU that mfu and hfu are of, in TFLOP/s: the FP8 peak for an FP8 plan, else the BF16 (or FP16) peak.')),
+  memory: memoryOf(extension),
+  breakdown: breakdownOf(extension),
+  samplesPerSecond: extension(amount('Extension: throughput, in sequences per second.')),
+  modelFlopsPerStep: extension(amount('Extension: model FLOPs of one step on all GPUs, in FLOP.')),
+  hardwareFlopsPerStep: extension(amount('Extension: hardware FLOPs of one step on all GPUs, in FLOP.')),
+  parameters: extension(amount('Extension: model parameters, a count.')),
+  resolved: extension(resolvedOf(extension)),
   timeToTrain: optional(timeToTrain),
-  warnings: array(string({ maxLength: MAX_MESSAGE_LENGTH }), { description: 'Extension: advice for humans.' }),
-}, { ...open, expected: 'a feasible estimate', description: 'A feasible scenario: its step time, throughput and memory.' });
+  warnings: extension(array(string({ maxLength: MAX_MESSAGE_LENGTH }), { description: 'Extension: advice for humans.' })),
+}, {
+  ...open,
+  expected: 'a feasible estimate',
+  description: 'A feasible scenario: its step time, throughput and memory. The contract\'s fields are required; each extension '
+    + '(a description starting "Extension") may be absent from an API that does not send it, though trainplan\'s answers carry each.',
+});
+
+/** A feasible estimate as a reader takes it from an API: the contract's fields required, every extension optional. */
+export const estimateOkSchema: Schema<ReceivedEstimateOk> = estimateOkOf(optional);
+
+/** A feasible estimate as trainplan answers it, every extension there: the plans of search, nodes and scale answers. */
+export const fullEstimateOkSchema: Schema<EstimateOk> = estimateOkOf(required);
 
 /** One offending field, as every ok: false answer lists them. */
 export const fieldIssueSchema: Schema<FieldIssue> = object({
@@ -149,14 +171,14 @@ const estimateInfeasible = object({
   neededBytes: optional(bytes("For 'out-of-memory': memory needed per GPU")),
   availableBytes: optional(bytes("For 'out-of-memory': memory available per GPU")),
   // Extension, for 'out-of-memory': the plan as evaluated (every default filled in), its most loaded GPU's memory, its parameters.
-  resolved: optional(resolved),
-  memory: optional(memory),
+  resolved: optional(resolvedOf(optional)),
+  memory: optional(memoryOf(optional)),
   parameters: optional(count("Extension, for 'out-of-memory': the model's parameters.")),
   issues: optional(array(fieldIssueSchema, { description: "For 'invalid' and 'indivisible': each offending field." })),
 }, { ...open, expected: 'an infeasible answer', description: 'An infeasible scenario: an answer, not a crash.' });
 
-/** One estimate. The annotation checks at compile time that the validated type is wire.ts's EstimateJson. */
-export const estimateSchema: Schema<EstimateJson> = union([estimateOkSchema, estimateInfeasible], {
+/** One estimate as a reader takes it. The annotation checks at compile time that the validated type is wire.ts's ReceivedEstimateJson. */
+export const estimateSchema: Schema<ReceivedEstimateJson> = union([estimateOkSchema, estimateInfeasible], {
   expected: 'an estimate object with ok true or ok false',
 });
 
@@ -164,7 +186,10 @@ export const estimateJsonSchema: JsonSchema = jsonSchemaDocument(estimateSchema,
   id: 'https://trainplan.dev/schemas/estimate.json', title: 'Estimate',
 });
 
-/** Validates an answer read from the API; unknown (newer) fields are dropped. Never throws. */
-export function validateEstimate(value: unknown): Validation<EstimateJson> {
+/**
+ * Validates an answer read from an API: the contract's fields must be there, trainplan's extensions may be (each one
+ * there is checked); unknown (newer) fields are dropped. Never throws.
+ */
+export function validateEstimate(value: unknown): Validation<ReceivedEstimateJson> {
   return validate(estimateSchema, value);
 }

@@ -1,7 +1,8 @@
 /** @trainplan/protocol: the wire shapes of the contract, their validators and their JSON Schemas. */
 export type {
-  PrecisionId, RecomputeMode, ScheduleId, ModelObjectInput, ScenarioInput, MemoryJson, BreakdownJson,
-  EstimateOk, EstimateInfeasible, EstimateJson, InfeasibleReason, FieldIssue,
+  PrecisionId, RecomputeMode, ScheduleId, ModelObjectInput, ScenarioInput, MemoryJson, BreakdownJson, ContractBreakdownJson,
+  ResolvedJson, ContractEstimateOk, EstimateOk, ReceivedEstimateOk, EstimateInfeasible, EstimateJson, ReceivedEstimateJson,
+  InfeasibleReason, FieldIssue,
 } from './wire.ts';
 export type { ResolvedScenarioInput, ResolvedModelObject, ResolvedParallelism, ResolvedTraining } from './resolved.ts';
 export {
@@ -10,9 +11,15 @@ export {
 } from './scenario-schema.ts';
 export type { ScenarioValidation, ScenariosValidation } from './scenario-schema.ts';
 export { MAX_CLUSTER_GPUS, MAX_CLUSTER_NODES, MAX_GPUS_PER_NODE } from './cluster-caps.ts';
-export { estimateSchema, estimateOkSchema, fieldIssueSchema, estimateJsonSchema, validateEstimate } from './estimate-schema.ts';
-export { INVALID_SCENARIO_PROBLEM_TYPE, PROBLEM_CONTENT_TYPE, formatIssue, problemDetails } from './problem.ts';
-export type { ProblemDetails } from './problem.ts';
+export {
+  estimateSchema, estimateOkSchema, fullEstimateOkSchema, fieldIssueSchema, estimateJsonSchema, validateEstimate,
+} from './estimate-schema.ts';
+export { formatIssue } from './problem.ts';
+export {
+  INVALID_REQUEST_PROBLEM_TYPE, INVALID_SCENARIO_PROBLEM_TYPE, OVER_BUDGET_PROBLEM_TYPE, PROBLEM_CONTENT_TYPE, PROBLEM_TYPE_BASE, PROBLEM_TYPES,
+  PROBLEM_TYPE_NAMES, problemDetails, problemTypeUri,
+} from './problem-document.ts';
+export type { ProblemDetails, ProblemTypeDoc, ProblemTypeName } from './problem-document.ts';
 
 // The schema toolkit, for the other wire shapes the apps define (query strings, bot commands).
 export {

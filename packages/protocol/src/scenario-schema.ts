@@ -188,7 +188,10 @@ const parallelism = map(
     })),
   }, {
     expected: 'a parallelism object',
-    description: 'How the model is split over the GPUs. Every field has a default.',
+    description: 'How the model is split over the GPUs. An omitted field takes its default, not the value the contract\'s example shows '
+      + '(tensor 8, pipeline 8, recompute "full"): tensor 1, pipeline 1, context 1, virtualStages 1, recompute "none", '
+      + 'sequenceParallel false, distributedOptimizer false (every GPU holds the whole model; nothing is recomputed or sharded), '
+      + 'and data GPUs / (tensor · pipeline · context).',
     refine(raw, issue) {
       if (raw.zeroStage !== undefined && raw.distributedOptimizer === true) {
         issue('zeroStage', 'give either parallelism.zeroStage or parallelism.distributedOptimizer: true, not both');

@@ -130,13 +130,17 @@ export interface MemoryJson {
   stage?: number;
 }
 
-export interface BreakdownJson {
+/** The contract's six parts of a step. */
+export interface ContractBreakdownJson {
   computeSeconds: number;
   tensorParallelCommSeconds: number;
   pipelineBubbleSeconds: number;
   pipelineCommSeconds: number;
   dataParallelCommSeconds: number;
   optimizerSeconds: number;
+}
+
+export interface BreakdownJson extends ContractBreakdownJson {
   /** Extensions. */
   contextParallelCommSeconds: number;
   /** Context-parallel communication before it overlaps attention (contextParallelCommSeconds is what is left exposed). */
@@ -147,7 +151,57 @@ export interface BreakdownJson {
   dataParallelCommTotalSeconds: number;
 }
 
-export interface EstimateOk {
+/** Extension: the scenario as evaluated, every default and derived value filled in. */
+export interface ResolvedJson {
+  model: string;
+  gpu: string;
+  network: string;
+  gpusPerNode: number;
+  nodes: number;
+  gpus: number;
+  tensor: number;
+  pipeline: number;
+  data: number;
+  context: number;
+  virtualStages: number;
+  microBatchSize: number;
+  microBatches: number;
+  globalBatchSize: number;
+  seqLength: number;
+  precision: PrecisionId;
+  // The extensions below are optional for a reader (answers from before each lack it); every answer of ours carries each
+  // but fp8Params and recomputeLayers, which only some plans have (estimate-schema.ts's fullEstimateOkSchema holds it to that).
+  /** Extension: whether hidden and attention dropout was on (the scenario field, or the model's default). */
+  dropout?: boolean;
+  /** Extension: the attention kernel costed (the scenario field, or the GPU's default: unfused on a V100, else flash). */
+  attentionKernel?: 'flash' | 'unfused';
+  /** Extension: the loss kernel costed (the scenario field, or fused). */
+  crossEntropyKernel?: 'fused' | 'unfused';
+  /** Extension: how weight gradients accumulated (the scenario field, or fused). */
+  gradientAccumulation?: GradientAccumulationId;
+  /** Extension, FP8 plans only: the weights were FP8 alone (true), or 16-bit with Transformer Engine's FP8 copies (false). */
+  fp8Params?: boolean;
+  recompute: RecomputeMode;
+  /** Extension: under full recompute of only some layers, how many per stage (the scenario field of the same name). */
+  recomputeLayers?: number;
+  sequenceParallel: boolean;
+  distributedOptimizer: boolean;
+  zeroStage: number;
+  schedule: ScheduleId;
+  /** Extension: whether the word embedding took a layer's place in the pipeline split (the scenario field of the same name). */
+  embeddingInPipelineSplit?: boolean;
+  /** Extension: whether the output layer and the loss took a layer's place in the pipeline split. */
+  lossInPipelineSplit?: boolean;
+  /** Extension: transformer layers on each pipeline stage, first to last. */
+  layersPerStage?: number[];
+  /** Extension: how the collectives were costed: NCCL's closed form, or the discrete-event emulator on the topology. */
+  communicationModel?: 'closed-form' | 'emulated';
+  /** Extension: the fat tree's leaf oversubscription (1: non-blocking); only the emulator's topology uses it. */
+  oversubscription?: number;
+}
+
+/** A feasible estimate's contract fields: the stable minimum any API that serves the contract sends. */
+export interface ContractEstimateOk {
   ok: true;
   stepTimeSeconds: number;
   tokensPerSecond: number;
@@ -155,67 +209,37 @@ export interface EstimateOk {
   hardwareTflopsPerGpu: number;
   mfu: number;
   hfu: number;
+  memory: MemoryJson;
+  breakdown: ContractBreakdownJson;
+}
+
+/** A feasible estimate as trainplan answers it: the contract's fields and every extension (run.ts toEstimateJson). */
+export interface EstimateOk extends ContractEstimateOk {
   /**
    * Extension: the peak FLOP/s per GPU that mfu and hfu are of, in TFLOP/s: the FP8 peak for an FP8 plan (as NVIDIA's DGX
    * benchmarks count it), twice the 16-bit one on Hopper, else the BF16 (or FP16) peak. Optional: answers before it lack it.
    */
   peakTflopsPerGpu?: number;
-  memory: MemoryJson;
   breakdown: BreakdownJson;
   /** Extensions. */
   samplesPerSecond: number;
   modelFlopsPerStep: number;
   hardwareFlopsPerStep: number;
   parameters: number;
-  resolved: {
-    model: string;
-    gpu: string;
-    network: string;
-    gpusPerNode: number;
-    nodes: number;
-    gpus: number;
-    tensor: number;
-    pipeline: number;
-    data: number;
-    context: number;
-    virtualStages: number;
-    microBatchSize: number;
-    microBatches: number;
-    globalBatchSize: number;
-    seqLength: number;
-    precision: PrecisionId;
-    /** Extension: whether hidden and attention dropout was on (the scenario field, or the model's default). */
-    dropout?: boolean;
-    /** Extension: the attention kernel costed (the scenario field, or the GPU's default: unfused on a V100, else flash). */
-    attentionKernel?: 'flash' | 'unfused';
-    /** Extension: the loss kernel costed (the scenario field, or fused). */
-    crossEntropyKernel?: 'fused' | 'unfused';
-    /** Extension: how weight gradients accumulated (the scenario field, or fused). */
-    gradientAccumulation?: GradientAccumulationId;
-    /** Extension, FP8 plans only: the weights were FP8 alone (true), or 16-bit with Transformer Engine's FP8 copies (false). */
-    fp8Params?: boolean;
-    recompute: RecomputeMode;
-    /** Extension: under full recompute of only some layers, how many per stage (the scenario field of the same name). */
-    recomputeLayers?: number;
-    sequenceParallel: boolean;
-    distributedOptimizer: boolean;
-    zeroStage: number;
-    schedule: ScheduleId;
-    /** Extension: whether the word embedding took a layer's place in the pipeline split (the scenario field of the same name). */
-    embeddingInPipelineSplit?: boolean;
-    /** Extension: whether the output layer and the loss took a layer's place in the pipeline split. */
-    lossInPipelineSplit?: boolean;
-    /** Extension: transformer layers on each pipeline stage, first to last. */
-    layersPerStage?: number[];
-    /** Extension: how the collectives were costed: NCCL's closed form, or the discrete-event emulator on the topology. */
-    communicationModel: 'closed-form' | 'emulated';
-    /** Extension: the fat tree's leaf oversubscription (1: non-blocking); only the emulator's topology uses it. */
-    oversubscription: number;
-  };
+  resolved: ResolvedJson;
   /** Present when `training.tokens` was given. */
   timeToTrain?: { tokens: number; seconds: number; days: number; gpuHours: number };
   warnings: string[];
 }
+
+/** `Full` as a reader may receive it: `Contract`'s fields, and any of the rest (extensions an API may leave out). */
+type Received<Full extends Contract, Contract> = Contract & Partial<Omit<Full, keyof Contract>>;
+
+/**
+ * A feasible estimate as a client reads it from an API (validateEstimate's type): the contract's fields, and any of
+ * trainplan's extensions, which the contract lets an API leave out (another implementation, an older trainplan).
+ */
+export type ReceivedEstimateOk = Received<EstimateOk, ContractEstimateOk> & { breakdown: Received<BreakdownJson, ContractBreakdownJson> };
 
 export type InfeasibleReason = 'out-of-memory' | 'indivisible' | 'invalid';
 
@@ -241,7 +265,7 @@ export interface EstimateInfeasible {
    * Extension, for 'out-of-memory': the plan as resolved (the defaults it took in view), what fills the most
    * loaded GPU, and the parameter count, as a feasible estimate states them.
    */
-  resolved?: EstimateOk['resolved'];
+  resolved?: ResolvedJson;
   memory?: MemoryJson;
   parameters?: number;
   /** For 'invalid' and 'indivisible': each offending field. */
@@ -249,3 +273,5 @@ export interface EstimateInfeasible {
 }
 
 export type EstimateJson = EstimateOk | EstimateInfeasible;
+/** One estimate as a client reads it from an API: a feasible one may lack any extension (ReceivedEstimateOk). */
+export type ReceivedEstimateJson = ReceivedEstimateOk | EstimateInfeasible;

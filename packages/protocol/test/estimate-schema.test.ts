@@ -1,6 +1,16 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { estimateJsonSchema, validateEstimate, type EstimateInfeasible, type EstimateOk, type JsonSchema } from '../src/index.ts';
+import {
+  CONTRACT_EXAMPLE, estimateJsonSchema, fullEstimateOkSchema, runEstimate, validate, validateEstimate,
+  type EstimateInfeasible, type EstimateJson, type EstimateOk, type JsonSchema,
+} from '../src/index.ts';
 import { checkJsonSchema, subschemas } from './support/json-schema-check.ts';
+
+// The scenario contract sits beside the repository (/work/shared from /work/main), read as it stands, not copied.
+const CONTRACT = readFileSync(new URL('../../../../shared/docs/scenario-contract.md', import.meta.url), 'utf8');
+/** The contract's output example: the JSON block under "## Output: an estimate". */
+const contractOutput = JSON.parse(/```json\n([\s\S]*?)```/.exec(CONTRACT.slice(CONTRACT.indexOf('## Output: an estimate')))?.[1] ?? 'null') as
+  { memory: object; breakdown: object };
 
 // Every field of wire.ts's EstimateOk (`satisfies` fails to compile if one is missing or misnamed).
 const feasible = {
@@ -8,7 +18,7 @@ const feasible = {
   mfu: 0.465, hfu: 0.62, peakTflopsPerGpu: 312,
   memory: {
     weightsBytes: 5.5e9, gradientsBytes: 5.5e9, optimizerBytes: 33e9, activationsBytes: 20e9, otherBytes: 2e9,
-    totalBytes: 66e9, capacityBytes: 85.9e9, fits: true,
+    totalBytes: 66e9, capacityBytes: 85.9e9, fits: true, stage: 0,
   },
   breakdown: {
     computeSeconds: 17, tensorParallelCommSeconds: 2, pipelineBubbleSeconds: 2.5, pipelineCommSeconds: 0.3,
@@ -42,12 +52,13 @@ describe('the estimate JSON Schema', () => {
   });
 
   it.each<[string, JsonSchema, object, string[]]>([
-    ['a feasible estimate', okBranch, feasible, ['timeToTrain', 'peakTflopsPerGpu']],
-    ['an infeasible answer', infeasibleBranch, outOfMemory, ['neededBytes', 'availableBytes', 'resolved', 'memory', 'parameters', 'issues']],
-  ])('%s lists every field of wire.ts and requires all but the optional ones', (_, branch, sample, optional) => {
-    const keys = Object.keys(sample);
-    expect(Object.keys(branch.properties ?? {}).sort()).toEqual([...keys].sort());
-    expect([...(branch.required ?? [])].sort()).toEqual(keys.filter((k) => !optional.includes(k)).sort());
+    ['a feasible estimate', okBranch, feasible, Object.keys(contractOutput)],
+    ['its memory', okBranch.properties?.memory ?? {}, feasible.memory, Object.keys(contractOutput.memory)],
+    ['its breakdown', okBranch.properties?.breakdown ?? {}, feasible.breakdown, Object.keys(contractOutput.breakdown)],
+    ['an infeasible answer', infeasibleBranch, outOfMemory, ['ok', 'reason', 'message']],
+  ])('%s lists every field of wire.ts and requires only those of the contract\'s example (ok, reason, message when infeasible)', (_, branch, sample, required) => {
+    expect(Object.keys(branch.properties ?? {}).sort()).toEqual(Object.keys(sample).sort());
+    expect([...(branch.required ?? [])].sort()).toEqual([...required].sort());
   });
 
   it('describes every field, with its unit where the key names one', () => {
@@ -92,5 +103,91 @@ describe('validating an estimate read from the API', () => {
   ])('refuses %s, naming %j', (_, estimate, path, fragment) => {
     expect(validateEstimate(estimate)).toEqual({ ok: false, issues: [{ path, message: expect.stringContaining(fragment) }] });
     expect(checkJsonSchema(estimateJsonSchema, JSON.parse(JSON.stringify(estimate)))).not.toEqual([]);
+  });
+});
+
+// The contract's output fields are "the stable minimum that outside tools rely on; the project may add fields": a reader
+// must take an answer with the contract's fields alone (QA: the contract's own example was refused, lacking ten extensions).
+describe("the contract's fields are required, trainplan's extensions are not", () => {
+  // The contract example with a token budget (timeToTrain): an answer of ours with every extension.
+  const ours = runEstimate({ ...CONTRACT_EXAMPLE, training: { ...CONTRACT_EXAMPLE.training, tokens: 300e9 } }) as EstimateOk;
+  const without = (value: object, path: string): object => {
+    const copy = structuredClone(value) as Record<string, Record<string, unknown>>;
+    const [head = '', leaf] = path.split('.');
+    if (leaf === undefined) delete copy[head];
+    else delete copy[head]![leaf];
+    return copy;
+  };
+  const pathsOf = (value: object, inside: 'memory' | 'breakdown') => [
+    ...Object.keys(value),
+    ...Object.keys((value as Record<typeof inside, object>)[inside]).map((k) => `${inside}.${k}`),
+  ];
+  const contractPaths = [...pathsOf(contractOutput, 'memory'), ...Object.keys(contractOutput.breakdown).map((k) => `breakdown.${k}`)];
+  const extensionPaths = [...pathsOf(ours, 'memory'), ...Object.keys(ours.breakdown).map((k) => `breakdown.${k}`)]
+    .filter((path) => !contractPaths.includes(path));
+
+  it('the contract\'s own output example, read from scenario-contract.md, is accepted as is', () => {
+    expect(validateEstimate(contractOutput)).toEqual({ ok: true, value: contractOutput });
+    expect(checkJsonSchema(estimateJsonSchema, contractOutput)).toEqual([]);
+  });
+
+  it('an answer of ours has extensions beyond the contract\'s fields, top-level and in memory and the breakdown', () => {
+    expect(extensionPaths).toEqual(expect.arrayContaining([
+      'samplesPerSecond', 'resolved', 'warnings', 'timeToTrain', 'memory.stage', 'breakdown.recomputeSeconds', 'breakdown.contextParallelCommSeconds',
+    ]));
+  });
+
+  it.each(extensionPaths)('an answer without the extension %s is accepted, without it', (path) => {
+    const answer = without(ours, path);
+    expect(validateEstimate(answer)).toEqual({ ok: true, value: answer });
+    expect(checkJsonSchema(estimateJsonSchema, answer)).toEqual([]);
+  });
+
+  it.each(contractPaths.filter((path) => path !== 'ok'))('an answer without the contract field %s is refused, naming it', (path) => {
+    const answer = without(ours, path);
+    expect(validateEstimate(answer)).toEqual({ ok: false, issues: [{ path, message: expect.stringContaining('missing required field') }] });
+    expect(checkJsonSchema(estimateJsonSchema, answer)).not.toEqual([]);
+  });
+
+  it('every field described as an extension, at any depth (resolved.communicationModel, …), is optional to a reader', () => {
+    const extensions = [...subschemas(estimateJsonSchema)].flatMap(([path, schema]) => Object.entries(schema.properties ?? {})
+      .filter(([, field]) => field.description?.startsWith('Extension') === true)
+      .map(([key]) => [`${path}/${key}`, schema.required?.includes(key) === true] as const));
+    expect(extensions.map(([path]) => path)).toEqual(expect.arrayContaining(['/oneOf/0/resolved', '/oneOf/0/resolved/communicationModel', '/oneOf/1/resolved/dropout']));
+    expect(extensions.filter(([, isRequired]) => isRequired)).toEqual([]);
+  });
+
+  it('an answer without ok is refused as neither a feasible nor an infeasible one', () => {
+    expect(validateEstimate(without(contractOutput, 'ok'))).toEqual({ ok: false, issues: [{ path: '', message: expect.stringContaining('with ok true or ok false') }] });
+  });
+});
+
+describe("trainplan's own answers carry every extension (fullEstimateOkSchema)", () => {
+  const full = fullEstimateOkSchema.toJsonSchema();
+  // Only some plans have these: a token budget's time, FP8's weights, full recompute of some layers.
+  const perPlan = ['timeToTrain', 'fp8Params', 'recomputeLayers'];
+
+  it.each<[string, JsonSchema]>([
+    ['a feasible estimate', full],
+    ['its memory', full.properties?.memory ?? {}],
+    ['its breakdown', full.properties?.breakdown ?? {}],
+    ['its resolved scenario', full.properties?.resolved ?? {}],
+  ])('%s: the full schema requires every field the reader\'s lists, but those only some plans have', (_, schema) => {
+    const fields = Object.keys(schema.properties ?? {});
+    expect(fields.length).toBeGreaterThan(0);
+    expect([...(schema.required ?? [])].sort()).toEqual(fields.filter((k) => !perPlan.includes(k)).sort());
+  });
+
+  it.each<[string, object]>([
+    ['the contract example with a token budget', { ...CONTRACT_EXAMPLE, training: { ...CONTRACT_EXAMPLE.training, tokens: 300e9 } }],
+    ['FP8 with FP8 weights, some layers recomputed, emulated collectives', {
+      model: 'llama3-8b', cluster: { gpu: 'h100-sxm', nodes: 1, communicationModel: 'emulated' },
+      training: { globalBatchSize: 32, precision: 'fp8', fp8Params: true },
+      parallelism: { tensor: 2, pipeline: 2, recompute: 'full', recomputeLayers: 2, distributedOptimizer: true },
+    }],
+  ])('runEstimate answers %s with every field the full schema lists, none unknown to it', (_, scenario) => {
+    const answer = runEstimate(scenario) as EstimateJson;
+    expect(answer.ok).toBe(true);
+    expect(validate(fullEstimateOkSchema, answer)).toEqual({ ok: true, value: answer });
   });
 });

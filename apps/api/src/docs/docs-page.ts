@@ -1,8 +1,11 @@
+import { problemTypesList } from './problem-pages.ts';
+
 /**
  * GET /docs: interactive API documentation in one self-contained page (no CDN: it must work
  * offline and on a Worker). A small vanilla-JS script reads /openapi.json and renders each
  * operation with its description and a "try it" form prefilled with the document's example; when
- * that fetch fails it says so, with a Retry button.
+ * that fetch fails it says so, with a Retry button. Below them, the problem types of trainplan's own, each linked to its
+ * page (problem-pages.ts), written in the page itself: they are there without the script or the document.
  */
 export function docsPage(): string {
   return `<!doctype html>
@@ -19,6 +22,7 @@ button{padding:.3rem .9rem}details summary{cursor:pointer}
 <h1>trainplan API</h1>
 <p id="intro">Loading <a href="/openapi.json">/openapi.json</a>…</p>
 <div id="ops"></div>
+${problemTypesList()}
 <script>
 // A failed fetch of the document said "Loading…" forever: it says what failed, with a button to try again.
 const intro = document.getElementById('intro');

@@ -2,7 +2,7 @@
  * Error answers as RFC 9457 problem documents (`application/problem+json`). Errors are always JSON,
  * whatever the Accept header: a problem document is for the human or the log reading it.
  */
-import { PROBLEM_CONTENT_TYPE, problemDetails, type FieldIssue } from '@trainplan/protocol';
+import { OVER_BUDGET_PROBLEM_TYPE, PROBLEM_CONTENT_TYPE, PROBLEM_TYPES, problemDetails, type FieldIssue } from '@trainplan/protocol';
 
 export interface Problem {
   type: string;
@@ -70,8 +70,10 @@ export const unsupportedContentCoding = (coding: string): Response =>
   }, { 'accept-encoding': 'identity' });
 
 /** 422: a well-formed request the API will not run because it exceeds a work budget, which it names. */
-export const overBudget = (detail: string, limit: Record<string, unknown>): Response =>
-  problemResponse({ type: 'https://trainplan.dev/problems/over-budget', title: 'Over budget', status: 422, detail, ...limit });
+export const overBudget = (detail: string, limit: Record<string, unknown>): Response => {
+  const { title, status } = PROBLEM_TYPES['over-budget'];
+  return problemResponse({ type: OVER_BUDGET_PROBLEM_TYPE, title, status, detail, ...limit });
+};
 
 /**
  * 503: the server has as many slow requests waiting as it queues, or is stopping (`stopping`: its workers closed under the

@@ -4,7 +4,7 @@
  * hand-written copy. OpenAPI 3.1 Schema Objects are JSON Schema 2020-12 (OAS 3.1 §4.8.24), so the
  * toolkit's documents embed as they are, less their `$schema` (stated once as jsonSchemaDialect).
  */
-import { JSON_SCHEMA_DIALECT, type JsonSchema } from '@trainplan/protocol';
+import { JSON_SCHEMA_DIALECT, PROBLEM_TYPE_NAMES, type JsonSchema } from '@trainplan/protocol';
 import { MAX_BODY_BYTES } from '../http/read-body.ts';
 import type { PostOperation } from '../operations/operation.ts';
 import { presetIndexJsonSchema, presetJsonSchemas, presetListJsonSchemas } from '../presets/preset-schemas.ts';
@@ -51,9 +51,13 @@ function getPath(operationId: string, summary: string, schema: JsonSchema, extra
   };
 }
 
-/** A GET route of fixed content outside /v1 (health, the docs page): its one media type, answered without an ETag. */
-function plainGet(operationId: string, summary: string, description: string, mediaType: string, schema: Json): Json {
-  return { get: { operationId, summary, responses: { 200: { description, content: { [mediaType]: { schema } } } } } };
+/**
+ * A GET route of fixed content outside /v1 (health, the docs page, a problem type's page): its one media type, answered
+ * without an ETag; `extra` (a path parameter) adds its 404, said by `missing`.
+ */
+function plainGet(operationId: string, summary: string, description: string, mediaType: string, schema: Json, extra: Json = {}, missing = ''): Json {
+  const notFound = 'parameters' in extra && { 404: problem(missing) };
+  return { get: { operationId, summary, ...extra, responses: { 200: { description, content: { [mediaType]: { schema } } }, ...notFound } } };
 }
 
 /** The document: the POST operations, the presets, the meta routes, and the path items the mounted apps document (`mountedPaths`). */
@@ -76,6 +80,10 @@ export function openApiDocument(operations: readonly PostOperation[], mountedPat
     // Served by respond.ts (routes/meta-routes.ts fixedResponder), so in MessagePack too where Accept prefers it.
     '/openapi.json': getPath('openapi', 'This document (OpenAPI 3.1)', { type: 'object' }),
     '/docs': plainGet('docs', 'Interactive documentation (HTML)', 'HTML', 'text/html', { type: 'string' }),
+    // Where each problem type URI of ours leads (RFC 9457 §3.1.1): its page (docs/problem-pages.ts).
+    '/problems/{name}': plainGet('problem-type', 'What a problem type of trainplan\'s own means, and what to do (HTML)', 'HTML', 'text/html', { type: 'string' }, {
+      parameters: [{ name: 'name', in: 'path', required: true, schema: { type: 'string', enum: PROBLEM_TYPE_NAMES }, example: PROBLEM_TYPE_NAMES[0] }],
+    }, 'No such problem type; the detail names the known ones.'),
     ...Object.fromEntries(Object.entries(mountedPaths).map(([path, item]) => [path, withInternalError(item as Json)])),
   };
   return {

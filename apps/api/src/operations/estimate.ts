@@ -9,6 +9,10 @@ export const estimateOperation = operation<Scenarios>({
   operationId: 'estimate',
   summary: 'Estimate a training run (one scenario or an array)',
   description: 'The scenario contract: step time and its breakdown, throughput, MFU/HFU and memory per GPU. '
+    + 'Omitted parallelism fields take tensor 1, pipeline 1, context 1, virtualStages 1, recompute "none", sequenceParallel false and '
+    + 'distributedOptimizer false, not the values of the example. The response schema requires only the contract\'s fields; every '
+    + 'answer of this API also carries trainplan\'s extensions (the fields described "Extension"), which a client of another API '
+    + 'may find missing. '
     + "An infeasible scenario is a 200 answer with ok: false and the reason; an array is answered in order, a malformed scenario in it "
     + "in its slot (ok: false, reason invalid, its fields under [i]) beside the others' answers; a single malformed scenario is a 400. "
     + `An array holds at most 1,024 scenarios and, like every request body, at most ${MAX_BODY_BYTES / 1024} KiB (a larger body is a 413): `

@@ -1,21 +1,13 @@
-import { nearestAll } from '@trainplan/protocol';
 import type { Hono } from 'hono';
+import { didYouMean } from '../http/did-you-mean.ts';
 import { notFound, saidBack } from '../http/problems.ts';
 import { respond } from '../http/respond.ts';
 import { PRESET_KINDS, PRESET_LISTS, type PresetKind } from '../presets/preset-json.ts';
 
 const isKind = (kind: string): kind is PresetKind => (PRESET_KINDS as string[]).includes(kind);
 
-/** ' (did you mean h100-sxm?)' for a slip, as protocol's messages for an unknown id in a scenario say; else ''. */
-function meant(typed: string, known: readonly string[]): string {
-  // nearestAll compares nothing for an id longer than every known one (past its edits): a 1 MB path costs no table.
-  const near = nearestAll(typed, known);
-  if (near.length === 0 || near.length > 3) return '';
-  return ` (did you mean ${near.length === 1 ? near[0] : `${near.slice(0, -1).join(', ')} or ${near.at(-1)}`}?)`;
-}
-
 const noKind = (kind: string): Response =>
-  notFound(`no preset catalogue "${saidBack(kind)}"${meant(kind, PRESET_KINDS)}; known: ${PRESET_KINDS.join(', ')}`);
+  notFound(`no preset catalogue "${saidBack(kind)}"${didYouMean(kind, PRESET_KINDS)}; known: ${PRESET_KINDS.join(', ')}`);
 
 /** GET /v1/presets/{gpus,systems,networks,models} and /v1/presets/{kind}/{id}. */
 export function presetRoutes(app: Hono): void {
@@ -32,7 +24,7 @@ export function presetRoutes(app: Hono): void {
     const preset = list.find((p) => p.id === id);
     if (!preset) {
       const ids = list.map((p) => p.id);
-      return notFound(`no ${kind.slice(0, -1)} preset "${saidBack(id)}"${meant(id, ids)}; known: ${ids.join(', ')}`);
+      return notFound(`no ${kind.slice(0, -1)} preset "${saidBack(id)}"${didYouMean(id, ids)}; known: ${ids.join(', ')}`);
     }
     return respond(c, preset);
   });

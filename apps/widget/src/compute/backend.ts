@@ -1,5 +1,6 @@
 import {
-  runEstimate, runInference, type EstimateJson, type InferenceResponseJson, type NodesResponseJson, type ScenarioInput, type SearchResponseJson,
+  runEstimate, runInference, type EstimateJson, type InferenceResponseJson, type NodesResponseJson, type ReceivedEstimateJson, type ScenarioInput,
+  type SearchResponseJson,
 } from '@trainplan/protocol';
 import { offThread, type Progress } from './off-thread.ts';
 
@@ -68,9 +69,9 @@ export function apiBackend(base: string, fetchImpl: typeof fetch = (...a) => fet
   return {
     kind: 'api',
     async estimate(scenarios) {
-      const body = (await post(url, scenarios, fetchImpl, ESTIMATE_TIMEOUT_MS)) as EstimateJson[] | Invalid;
+      const body = (await post(url, scenarios, fetchImpl, ESTIMATE_TIMEOUT_MS)) as ReceivedEstimateJson[] | Invalid;
       if (Array.isArray(body)) {
-        if (body.length === scenarios.length) return body;
+        if (body.length === scenarios.length && body.every(drawable)) return body;
       } else if (body.ok === false) {
         // The problem's paths are prefixed "[i]." for an array body; the widget wants the field's own path.
         const invalid = { ...body, issues: body.issues.map((i) => ({ ...i, path: i.path.replace(/^\[\d+\]\.?/, '') })) };
@@ -83,6 +84,17 @@ export function apiBackend(base: string, fetchImpl: typeof fetch = (...a) => fet
     inference: (request) => post(`${root}/v1/inference`, request, fetchImpl) as Promise<InferenceResponseJson>,
   };
 }
+
+/**
+ * Whether the widget can draw an answer: the contract lets an API (another one, an older trainplan) send its own fields
+ * alone, which validateEstimate takes, but the widget draws from trainplan's extensions too (the headline's parameters,
+ * the warnings, the breakdown's recompute and context-parallel parts, and resolved for the pipeline and the sizing),
+ * which trainplan's API always sends. An answer without them is "not trainplan's JSON" (an ApiError), not drawn with
+ * holes (NaN) or a TypeError. The search, nodes and serving requests only trainplan answers, each plan with every
+ * extension (protocol's fullEstimateOkSchema), so their answers are read as they come.
+ */
+const drawable = (e: ReceivedEstimateJson): e is EstimateJson =>
+  !e.ok || [e.resolved, e.parameters, e.warnings, e.breakdown.recomputeSeconds, e.breakdown.contextParallelCommSeconds].every((x) => x !== undefined);
 
 const notJson = (url: string) => new ApiError(`The API at ${url} answered something that is not trainplan's JSON`);
 

@@ -284,8 +284,7 @@ export class TrainplanEstimator extends FormElement<{ scenario: ScenarioInput; e
         const largest = estimate.memory === undefined ? '' : largestPart(estimate.memory);
         const need = estimate.neededBytes !== undefined && estimate.availableBytes !== undefined
           ? ` (needs ${formatBytes(estimate.neededBytes)} of ${formatBytes(estimate.availableBytes)} per GPU${largest})` : '';
-        const levers = estimate.resolved && estimate.memory ? memoryLevers(scenario, estimate.resolved, estimate.memory.totalBytes) : [];
-        return this.showIssues([{ field: 'mbs', message: outOfMemoryMessage(need, levers) }], OUT_OF_MEMORY_STATUS);
+        return this.showIssues([{ field: 'mbs', message: outOfMemoryMessage(need, memoryLevers(scenario, estimate)) }], OUT_OF_MEMORY_STATUS);
       }
       const issues = estimate.issues ?? [];
       return this.showIssues(issues.length > 0 ? issues.map(issueAt) : [{ field: '', message: estimate.message }]);

@@ -3,13 +3,14 @@
  * contract scenario with its contract estimate), the closest feasible point, and the fields of an
  * ok: false answer. Every plan's scenario is held to the scenario schema itself (strict), because
  * the wire promises it round-trips through POST /v1/estimate; the answers' own objects strip
- * unknown keys, like the estimate, so older clients keep reading newer answers.
+ * unknown keys, like the estimate, so older clients keep reading newer answers. A plan's estimate is
+ * trainplan's own, every extension there (fullEstimateOkSchema): only trainplan serves these answers.
  */
 import { array } from '../schema/compose.ts';
 import { object, optional } from '../schema/object.ts';
 import { integer, number, string } from '../schema/scalars.ts';
 import type { Schema } from '../schema/types.ts';
-import { estimateOkSchema, fieldIssueSchema } from '../estimate-schema.ts';
+import { fieldIssueSchema, fullEstimateOkSchema } from '../estimate-schema.ts';
 import { scenarioSchema } from '../scenario-schema.ts';
 import type { ScenarioInput } from '../wire.ts';
 import type { ClosestJson, SearchPlanJson } from './wire.ts';
@@ -32,7 +33,7 @@ export const searchPlanSchema: Schema<SearchPlanJson> = object({
   rank: count('1 for the best plan.'),
   label,
   scenario: planScenarioSchema,
-  estimate: estimateOkSchema,
+  estimate: fullEstimateOkSchema,
   days: optional(days('Time to train the token budget (with training.tokens)')),
   gpuHours: optional(gpuHours('GPU time to train the token budget (with training.tokens)')),
   cost: optional(cost('Cost of the GPU-hours (with pricePerGpuHour and tokens)')),
@@ -43,7 +44,7 @@ export const closestSchema: Schema<ClosestJson> = object({
   nodes: optional(count('Nodes of the closest feasible cluster.')),
   gpus: optional(count('GPUs of the closest feasible cluster.')),
   scenario: optional(planScenarioSchema),
-  estimate: optional(estimateOkSchema),
+  estimate: optional(fullEstimateOkSchema),
   days: optional(days('Time to train the token budget there')),
   gpuHours: optional(gpuHours('GPU time to train the token budget there')),
   cost: optional(cost('Cost there')),
