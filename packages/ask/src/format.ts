@@ -14,7 +14,9 @@ export const YEARS_SAID_DAYS = 730;
  * (QA: 0.97 days read "1 day" here, "23.3 hours" in the CLI); from a day, days to chat's decimals.
  */
 export const formatDays = (days: number): string => {
-  if (days < 1) return formatDuration(days * 86_400);
+  // Under a day as formatDuration rounds it: 0.999 days is a day ("1 day"), as formatDuration says it in days.
+  const underDay = days < 1 ? formatDuration(days * 86_400) : undefined;
+  if (underDay !== undefined && !underDay.endsWith(' days')) return underDay;
   const rounded = Number(days.toFixed(days >= 100 ? 0 : 1));
   const years = days >= YEARS_SAID_DAYS ? ` (${(days / DAYS_PER_YEAR).toFixed(1)} years)` : '';
   return `${countOf(rounded, 'day')}${years}`;

@@ -6,6 +6,7 @@ import type { ParsedQuestion, ParseOptions } from './question.ts';
 // another gzip smaller in the Worker bundle (each phase's lexicon is laid out just before it).
 import { MAX_QUESTION_LENGTH, startState } from './parse/state.ts';
 import { normalize } from './parse/normalize.ts';
+import { readUnreadableNumbers } from './parse/unreadable-read.ts';
 import { readModels } from './parse/models-named.ts';
 import { readHardware } from './parse/hardware-named.ts';
 import { readSwitches } from './parse/switches-read.ts';
@@ -55,7 +56,8 @@ export function parse(question: string, options: ParseOptions = {}): ParsedQuest
   const st = startState(question, text, options);
   // The phases in the order their readers must run: each takes its words out of the scanned text (st.s), so that a later
   // reader never reads them again ("p4d" is an instance, never 4 days; "$3 an hour per GPU" no GPU count). Each phase
-  // file says what it must come before.
+  // file says what it must come before. First the numbers no reader may take ("1e400", "NaN H100s"): refused, each said.
+  readUnreadableNumbers(st);
   const models = readModels(st);
   const hardware = readHardware(st);
   const switches = readSwitches(st);

@@ -79,13 +79,14 @@ export const formatWaitSeconds = (s: Seconds): string => (s < 1e-6 ? 'under 1 µ
 /**
  * A long span, as a time to train reads: days to one decimal, grouped by thousands ("34.2 days",
  * "8,764.4 days"); under a day, where that would read "0.1 days" for anything from 2 to 4 hours, hours
- * ("3.2 hours"), then whole minutes ("12 minutes"), then formatSeconds ("23.7 s").
+ * ("3.2 hours"), then whole minutes ("12 minutes"), then formatSeconds ("23.7 s"). Each unit is judged on its figure
+ * as rounded, so a span that rounds up to the next unit is said in that one (QA: 0.999 days read "24.0 hours", 59.9
+ * minutes "60 minutes").
  */
 export function formatDuration(s: Seconds): string {
-  const d = s / 86400;
-  if (d >= 1) return `${d.toLocaleString('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 })} days`;
-  if (s >= 3600) return `${(s / 3600).toFixed(1)} hours`;
-  return s >= 60 ? countOf(Math.round(s / 60), 'minute') : formatSeconds(s);
+  if (Number((s / 3600).toFixed(1)) >= 24) return `${(s / 86400).toLocaleString('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 })} days`;
+  if (Math.round(s / 60) >= 60) return `${(s / 3600).toFixed(1)} hours`;
+  return Number(formatNumber(s)) >= 60 ? countOf(Math.round(s / 60), 'minute') : formatSeconds(s);
 }
 
 export const formatFlops = (f: FlopPerSecond, significant = 3): string =>

@@ -26,7 +26,7 @@ import { asTrainingMemory } from './training-memory.ts';
 import { asOptimizerStates } from './optimizer-states.ts';
 import { withSpareNodes } from './spare-nodes.ts';
 import { asTrainingThroughput } from './training-throughput.ts';
-import { fractionProblems } from './whole-counts.ts';
+import { countProblems } from './whole-counts.ts';
 import { answerTokensBought, asksTokensBought } from './tokens-bought.ts';
 import { answerComputeOptimal, asksComputeOptimal } from './compute-optimal.ts';
 import { answerFlopBudget } from './flop-budget-size.ts';
@@ -54,8 +54,9 @@ const withFlopsAsked = (q: ParsedQuestion, a: Answer): Answer => (a.kind === 'an
 
 function answerOf(q: ParsedQuestion, options: AnswerOptions): Answer {
   const publicUrl = options.publicUrl === undefined ? DEFAULT_PUBLIC_URL : options.publicUrl;
-  // "global batch 1.5", "on 1.5 nodes": a count that must be whole is refused as asked, never rounded or cut to plan it.
-  const fractions = fractionProblems(q.stated, q.intent);
+  // "global batch 1.5", "on 1.5 nodes": a count that must be whole is refused as asked, never rounded or cut to plan it;
+  // "on 2M nodes", 400 nines of H100s: a cluster past the protocol's caps is refused with them (whole-counts.ts).
+  const fractions = countProblems(q.stated, q.intent);
   // "Pipeline bubble for pp 8 with 32 microbatches": a closed form of the stages and micro-batches, no model (pipeline-bubble.ts).
   if (q.problems.length === 0 && fractions.length === 0 && asksPipelineBubble(q)) return answerPipelineBubble(q);
   // "What is the peak bf16 of the b200", "how much memory does an h200 have": the GPU's own figures, no model to plan

@@ -101,7 +101,14 @@ const pathWords = (path: string): string =>
 // An upper bound may carry its unit and human form ("≤ 1,099,511,627,776 bytes (1.00 TiB)"): the chat words its own.
 const RANGE = /^expected (a number|an integer) (?:(>|≥|≤) (-?[\d,.]+)|from (-?[\d,.]+) to (-?[\d,.]+))(?: [a-z/]+(?: \([^)]*\))?)?, got (.+)$/;
 
-const grouped = (x: string): string => (Number.isFinite(Number(x)) ? Number(x).toLocaleString('en-US', { maximumFractionDigits: 20 }) : x);
+/**
+ * A value past a bound said back as asked: grouped ("2,000,000 asked"), as JavaScript writes one past its exact digits ("1e+308
+ * asked"), or, past a double's largest (a count of 309 digits and more reads as Infinity), that it is: never "Infinity".
+ */
+export function askedWords(x: number): string {
+  if (!Number.isFinite(x)) return `a number past ${Number.MAX_VALUE.toPrecision(2)} asked`;
+  return `${String(x).includes('e') ? String(x) : x.toLocaleString('en-US', { maximumFractionDigits: 20 })} asked`;
+}
 
 /** "a request rate must be above 0 requests/s", "TP must be at most 1,024 (2,048 asked)"; undefined when the message is no range. */
 function rangeWords(words: FieldWords, message: string): string | undefined {
@@ -117,9 +124,10 @@ function rangeWords(words: FieldWords, message: string): string | undefined {
   };
   const range = op === '>' ? `above ${counted(bound)}` : op === '≥' ? `at least ${counted(bound)}` : op === '≤' ? `at most ${counted(bound)}`
     : `from ${Number((from ?? '').replace(/,/g, '')).toLocaleString('en-US')} to ${counted(to)}`;
-  const whole = noun === 'an integer' && !Number.isInteger(Number(got)) ? 'a whole number, ' : '';
+  // A count past a double (Infinity) is no fraction: it is said too large (askedWords).
+  const whole = noun === 'an integer' && Number.isFinite(Number(got)) && !Number.isInteger(Number(got)) ? 'a whole number, ' : '';
   // Under a lower bound the asker knows what they gave (0, or less); past an upper one it is said back.
-  const asked = op === '≤' || (op === undefined && Number(got) > Number((to ?? '').replace(/,/g, ''))) ? ` (${grouped(got)} asked)` : '';
+  const asked = op === '≤' || (op === undefined && Number(got) > Number((to ?? '').replace(/,/g, ''))) ? ` (${Number.isNaN(Number(got)) ? `${got} asked` : askedWords(Number(got))})` : '';
   return `${words.name} must be ${whole}${range}${asked}`;
 }
 

@@ -17,7 +17,7 @@ import { failureKind } from './issue-words.ts';
 import { indivisibleRemedy } from './layout-remedy.ts';
 import { listOf, statedMfuNote } from './stated-mfu.ts';
 import { askedTimeUnit, daysAsAsked } from './time-as-asked.ts';
-import { fractionProblems } from './whole-counts.ts';
+import { countProblems } from './whole-counts.ts';
 
 /**
  * "What's faster for gpt3 175b on 128 a100 nodes: tp 8 pp 8 or tp 4 pp 16": each layout the question states
@@ -115,7 +115,7 @@ export function answerLayoutComparison(q: ParsedQuestion, publicUrl: PublicUrl):
     const stated = withLayout(q.stated, layout);
     return i === 0 ? { stated, parameters: q.parameters, defaults: q.defaults } : { stated, ...withDefaults(q.intent, stated) };
   });
-  const fractions = [...new Set(questions.flatMap((x) => fractionProblems(x.stated, q.intent)))];
+  const fractions = [...new Set(questions.flatMap((x) => countProblems(x.stated, q.intent)))];
   if (fractions.length > 0) return answerHelp(q, fractions);
   const planned = questions.map((x) => planOf(q, x, layouts));
   const runs = planned.flatMap((x) => (x.result.ok ? [{ ...x, e: x.result }] : []));

@@ -10,7 +10,7 @@ import { asksGpuFacts } from './gpu-facts.ts';
 import { asksPipelineBubble } from './pipeline-bubble.ts';
 import { servingSearches } from './serving-searches.ts';
 import { asksTokensAlone } from './tokens-per-parameter.ts';
-import { fractionProblems } from './whole-counts.ts';
+import { countProblems } from './whole-counts.ts';
 
 /**
  * Whether answering the question runs a search (a configuration or cluster-size search: answerBestConfiguration,
@@ -22,7 +22,7 @@ import { fractionProblems } from './whole-counts.ts';
  * question answer.ts sends to a search must be true here.
  */
 export function runsSearch(q: ParsedQuestion): boolean {
-  const fractions = fractionProblems(q.stated, q.intent);
+  const fractions = countProblems(q.stated, q.intent);
   if (q.problems.length === 0 && fractions.length === 0 && asksPipelineBubble(q)) return false;
   if (fractions.length === 0 && asksGpuFacts(q)) return false;
   // "What can I train for $1M", "… with 5.76e23 FLOPs": the model sized, then planned by the nodes search (QA: the FLOPs'

@@ -1,5 +1,5 @@
 import { HW_TOKEN, type Scanner } from './quantities.ts';
-import { KILO_NUMBER, writtenCount } from './numbers.ts';
+import { CLUSTER_NUMBER, writtenCount } from './numbers.ts';
 
 /**
  * Two cluster sizes where a question plans one: "512 H100 vs 1024 H100", "512 or 1024 H100", "64 and 128 nodes" compare
@@ -9,7 +9,7 @@ import { KILO_NUMBER, writtenCount } from './numbers.ts';
  */
 
 /** A count as takeCounts reads one: never a number glued inside a word ("a3 nodes"). */
-const COUNT = String.raw`(?<![a-z\d.])${KILO_NUMBER}\s*(?:x\s*)?`;
+const COUNT = String.raw`(?<![a-z\d.])${CLUSTER_NUMBER}\s*(?:x\s*)?`;
 /** What a count counts: the GPU's name (already HW_TOKEN), nodes or GPUs. */
 const UNIT = String.raw`(?:(${HW_TOKEN}(?:\s*gpus?)?|nodes?|gpus?)\b)`;
 /** Not GPUs per node ("64 nodes and 8 gpus per node"): takeCounts reads those. */

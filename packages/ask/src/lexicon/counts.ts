@@ -1,5 +1,5 @@
 import type { AskParameters } from '../question.ts';
-import { KILO_NUMBER, LONE_NUMBER_WORD, NUMBER_WORDS, writtenCount } from './numbers.ts';
+import { CLUSTER_NUMBER, LONE_NUMBER_WORD, NUMBER_WORDS, writtenCount } from './numbers.ts';
 import { HW_TOKEN, type Scanner } from './scanner.ts';
 
 /** Nouns that count machines ("16 nodes", "2 DGX boxes"). */
@@ -61,11 +61,12 @@ export function takeCounts(s: Scanner, { nodeNamed, rack, nodeGpus }: CountConte
   let rackCount: number | undefined;
   const out: Pick<AskParameters, 'nodes' | 'gpus' | 'gpusPerNode'> = {};
   // Never a number glued inside a word: "a3 nodes" (GCP's A3 family) is no 3 nodes, as "p4d" is no 4 days.
-  const num = String.raw`(?<![a-z\d.])${KILO_NUMBER}`;
+  const num = String.raw`(?<![a-z\d.])${CLUSTER_NUMBER}`;
   // "16k H100s" is 16,000 GPUs, k a thousand as the CLI reads it (numbers.ts COUNT_KILO); `kilo` lets parse.ts say so.
-  const value = (whole: string, k: string | undefined): number => {
-    if (k === 'k') kilo = true;
-    return writtenCount(whole, k);
+  // "1M H100s", "2 million nodes": a million, as "1,000,000 H100s" is (CLUSTER_NUMBER).
+  const value = (whole: string, scale: string | undefined): number => {
+    if (scale === 'k') kilo = true;
+    return writtenCount(whole, scale);
   };
   // "a rack of GB200", "2 GB200 racks", "two racks of GB200": racks of rack.gpus GPUs (one NVLink domain each).
   if (rack !== undefined) {

@@ -1,4 +1,5 @@
 import { million, parseCount, thousand } from '@trainplan/units';
+import { powersOfTen } from './powers-of-ten.ts';
 
 /**
  * The pieces numbers are written with, shared by the count patterns (tokens, GPU-hours: quantities.ts; batches:
@@ -35,6 +36,13 @@ export const scaledCount = (number: string | undefined, scale: string | undefine
 export const KILO_NUMBER = String.raw`(${DECIMAL})(k?)`;
 
 /**
+ * A cluster's count of GPUs or nodes, as two groups: its number and its scale, a "k" or "m" against it or "thousand" or
+ * "million" after it ("16k", "1M", "2 million"), read with writtenCount. QA: "1M H100s" was dropped unsaid and 128 nodes
+ * planned, where "1,000,000 H100s" was read.
+ */
+export const CLUSTER_NUMBER = String.raw`(${DECIMAL})(k|m|\s?thousand|\s?million)?`;
+
+/**
  * k in a length in tokens: 1024 ("8k context" = 8,192, as Llama 2's 4k is 4,096; context lengths are powers of two named in k).
  * Counts of GPUs, nodes, batches and parallel sizes take k as a thousand (COUNT_KILO), as rates and money do (SCALED_COUNT).
  */
@@ -50,12 +58,18 @@ export const COUNT_KILO = 1000;
 /** A KILO_NUMBER's two groups as a whole length in tokens: "8" and "k" → 8,192; "1.5" and "k" → 1,536. */
 export const kiloCount = (number: string | undefined, k: string | undefined): number => Math.round(Number(number) * (k === 'k' ? KILO_COUNT : 1));
 
+/** What each scale of a count written multiplies it by: k a thousand (COUNT_KILO), m a million, as units' parseCount reads them. */
+const COUNT_SCALES: Readonly<Record<string, number>> = { k: COUNT_KILO, thousand: thousand(1), m: million(1), million: million(1) };
+
 /**
- * A KILO_NUMBER's two groups as a count written: with a "k", a whole count of thousands ("1.5k" → 1,500); without, the number
- * itself, a fraction kept ("1.5 nodes", "dp 2.5"), so that a count that must be whole is refused as asked
- * (answer/whole-counts.ts), never rounded or cut to its digits unsaid.
+ * A KILO_NUMBER's (or CLUSTER_NUMBER's) two groups as a count written: with a scale, a whole count of thousands or millions
+ * ("1.5k" → 1,500, "1m" → 1,000,000); without, the number itself, a fraction kept ("1.5 nodes", "dp 2.5"), so that a count
+ * that must be whole is refused as asked (answer/whole-counts.ts), never rounded or cut to its digits unsaid.
  */
-export const writtenCount = (number: string | undefined, k: string | undefined): number => (k === 'k' ? Math.round(Number(number) * COUNT_KILO) : Number(number));
+export function writtenCount(number: string | undefined, scale: string | undefined): number {
+  const per = COUNT_SCALES[scale?.trim() ?? ''];
+  return per === undefined ? Number(number) : Math.round(Number(number) * per);
+}
 
 /**
  * M in a length in tokens: KILO_COUNT × KILO_COUNT = 1,048,576 (2^20), as k is 1,024 there: context lengths are powers
@@ -247,30 +261,23 @@ export function decimalCommas(text: string): string {
     .replace(/([$€£]\s?\d+),(\d{1,2})(?![\d,])/g, '$1.$2');
 }
 
-/** A whole number no longer than a double keeps exactly, in digits ("1500000000000"), or undefined. */
-const digitsOf = (n: number): string | undefined =>
-  (Number.isFinite(n) ? n.toLocaleString('en-US', { useGrouping: false, maximumFractionDigits: 20 }) : undefined);
-
 /**
  * Numbers written as people write them, as plain digits the count patterns read (lower-case text):
  * - digit groups by underscore ("1_000_000", as code writes them), apostrophe ("1'024", Swiss), dots when
  *   there are two and more ("1.000.000", German; one "1.000" stays a decimal), or spaces ("1 000 000", SI):
  *   two groups and more always; one ("1 024 GPUs", "global batch 1 024 on 64 h100") where it ends as a word
  *   and no name or cluster count makes it two (oneSpacedNumber), so "llama 3 405b" and "tp 8 512 GPUs" stay two numbers;
- * - powers of ten: "1.5e+12", "3x10^11", "3*10**11", "10^12", "1e3 GPUs".
+ * - powers of ten: "1.5e+12", "3x10^11", "3*10**11", "10^12", "1e3 GPUs", "1e-9 days" (powers-of-ten.ts).
  * A comma between thousands is dropped by parse.ts' normalize.
  */
 export function writtenNumbers(text: string): string {
-  return text
+  const grouped = text
     .replace(/(\d)_(?=\d{3}(?!\d))/g, '$1')
     .replace(/(\d)['’](?=\d{3}(?!\d))/g, '$1')
     .replace(/(?<![\d.,])\d{1,3}(?:\.\d{3}){2,}(?![\d.,])/g, (m) => m.replace(/\./g, ''))
     .replace(new RegExp(String.raw`(?<![\d.,])\d{1,3}(?:${SPACE_GROUP}\d{3}){2,}(?!\d|[.,]\d|${SPACE_GROUP}\d)`, 'g'), (m, at: number, whole: string) =>
       (listedSizes(m.split(/\D+/), whole.slice(at + m.length)) ? m : m.replace(/\D/g, '')))
     .replace(LONE_SPACED_GROUP, (m, first: string, group: string, at: number, whole: string) =>
-      (oneSpacedNumber(whole.slice(0, at), whole.slice(at + m.length), [first, group]) ? `${first}${group}` : m))
-    // "3x10^11", "3 × 10^11", "3*10**11", "10^12": a power of ten, before "1.5e12" so the two read alike.
-    .replace(/(?<![\w.])(?:(\d+(?:\.\d+)?)\s*[x*\u00d7]\s*)?10\s*(?:\^|\*\*)\s*(\d{1,2})(?![\d.])/g, (m, mantissa: string | undefined, exponent: string) =>
-      digitsOf(Number(`${mantissa ?? '1'}e${exponent}`)) ?? m)
-    .replace(/(?<![\w.])(\d+(?:\.\d+)?)e\+?(\d{1,2})(?![\d.])/g, (m, mantissa: string, exponent: string) => digitsOf(Number(`${mantissa}e${exponent}`)) ?? m);
+      (oneSpacedNumber(whole.slice(0, at), whole.slice(at + m.length), [first, group]) ? `${first}${group}` : m));
+  return powersOfTen(grouped);
 }

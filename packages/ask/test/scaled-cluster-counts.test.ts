@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { ask, parse } from '../src/index.ts';
+
+const on = (size: string): string => `how long to train gpt3-175b on ${size} on 300B tokens`;
+
+describe('a cluster size written with a scale reads as its digits do (k and thousand a thousand, M and million a million)', () => {
+  // QA: "1M H100s" and "2M H100s" were dropped unsaid and 128 nodes planned as "no cluster size given"; "1 million H100s"
+  // and "1M GPUs" were said not read; "1,000,000 H100s" read 125,000 nodes.
+  it.each([
+    ['1M H100s', '1,000,000 H100s', { gpus: 1_000_000 }],
+    ['2M H100s', '2,000,000 H100s', { gpus: 2_000_000 }],
+    ['1 million H100s', '1,000,000 H100s', { gpus: 1_000_000 }],
+    ['a million H100s', '1,000,000 H100s', { gpus: 1_000_000 }],
+    ['1M GPUs', '1,000,000 GPUs', { gpus: 1_000_000 }],
+    ['1.5m H100', '1,500,000 H100', { gpus: 1_500_000 }],
+    ['100 thousand H100s', '100,000 H100s', { gpus: 100_000 }],
+    ['100k H100s', '100,000 H100s', { gpus: 100_000 }],
+    ['2 thousand nodes', '2,000 nodes', { nodes: 2000 }],
+    ['10k nodes', '10,000 nodes', { nodes: 10_000 }],
+    ['1M nodes', '1,000,000 nodes', { nodes: 1_000_000 }],
+    ['1m h100 nodes', '1,000,000 h100 nodes', { nodes: 1_000_000 }],
+  ])('"%s" is planned as "%s"', (scaled, digits, counts) => {
+    const q = parse(on(scaled));
+    expect(q.stated).toMatchObject(counts);
+    expect(q.parameters).toEqual(parse(on(digits)).parameters);
+    expect(q.notRead ?? []).toEqual([]);
+    expect(q.defaults.map((d) => d.text).join(' ')).not.toMatch(/no cluster size given|not read/);
+  });
+
+  it('two sizes compared with scales are each read as their digits ("1M vs 2M H100s")', () => {
+    const q = parse(on('1M vs 2M H100s'));
+    expect([q.stated.gpus, q.stated.comparedSizes?.map((c) => c.gpus ?? c.nodes)]).toEqual([1_000_000, [2_000_000]]);
+  });
+});
+
+describe('a cluster past the protocol\'s caps (1,000,000 nodes; GPUs to 1,000,000 nodes of the machine\'s) is refused with the cap', () => {
+  it.each([
+    ['2M nodes', 'the node count must be at most 1,000,000 nodes (2,000,000 asked)'],
+    ['2,000,000 nodes', 'the node count must be at most 1,000,000 nodes (2,000,000 asked)'],
+    ['10M H100s', 'the GPU count must be at most 8,000,000 GPUs, 1,000,000 nodes of 8 (10,000,000 asked)'],
+    ['9 million GPUs', 'the GPU count must be at most 8,000,000 GPUs, 1,000,000 nodes of 8 (9,000,000 asked)'],
+    ['1e20 H100s', 'the GPU count must be at most 8,000,000 GPUs, 1,000,000 nodes of 8 (100,000,000,000,000,000,000 asked)'],
+    ['1e308 H100s', 'the GPU count must be at most 8,000,000 GPUs, 1,000,000 nodes of 8 (1e+308 asked)'],
+  ])('"%s": %s', (size, refusal) => {
+    const a = ask(on(size), { publicUrl: null });
+    expect([a.ok, a.headline]).toEqual([false, `I could not answer that: ${refusal}.`]);
+  });
+
+  it('1,000,000 nodes, the cap itself, is planned', () => {
+    expect(parse(on('1M nodes')).stated.nodes).toBe(1_000_000);
+    expect(ask(on('1M nodes'), { publicUrl: null }).headline).not.toMatch(/must be at most/);
+  });
+});
