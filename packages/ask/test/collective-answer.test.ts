@@ -93,3 +93,12 @@ describe('answer: a collective "with SHARP" (QA: the words were dropped, and Col
     expect(a.notes[0]).toMatch(/NCCL still chose \S+: CollNet is modelled for all-reduce only\.$/);
   });
 });
+
+describe('answer: a collective on many GPUs says their count grouped, as every other count is (QA: "524288 × H100")', () => {
+  it.each([
+    ['all-reduce of 1 GB on 2048 H100s', 'on 2,048 × H100'],
+    ['all-reduce of 1 GB on 16384 nodes of H100', 'on 131,072 × H100'],
+  ])('"%s"', (question, said) => {
+    expect(ask(question).headline).toContain(said);
+  });
+});

@@ -79,7 +79,7 @@ export function answerCollective(q: ParsedQuestion): Answer {
   // With SHARP on, NCCL's choice takes in the algorithms that reduce in the network too.
   const assumptions = q.defaults.map((d) => (d.field === 'algorithm' && sharp?.on === true ? `${d.text}, or with SHARP on CollNetDirect, CollNetChain or NVLS across nodes` : d.text));
   const base = { intent: q.intent, question: q.text, assumptions, examples: [], data: result, notes: emulation };
-  const subject = `${p.op} of ${formatBytesDecimal(p.bytes ?? 0)} on ${gpus} × ${gpuName(p.gpu ?? '')}${sharp === undefined ? '' : sharp.on ? ' with SHARP (CollNet)' : ' (SHARP not available: without it)'}`;
+  const subject = `${p.op} of ${formatBytesDecimal(p.bytes ?? 0)} on ${formatGrouped(gpus)} × ${gpuName(p.gpu ?? '')}${sharp === undefined ? '' : sharp.on ? ' with SHARP (CollNet)' : ' (SHARP not available: without it)'}`;
   if (!result.ok) return { ...base, kind: failureKind(result.reason), ok: false, headline: `${subject}: ${refusalWords(result)}`, figures: [] };
   const row = result.rows[0];
   // No row for the one size asked: nothing to say of it, so it is no answer.

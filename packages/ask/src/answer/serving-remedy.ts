@@ -1,5 +1,5 @@
 import { fewestServingGpus, retryInference, runInference, type InferencePointJson } from '@trainplan/protocol';
-import { countOf } from '@trainplan/units';
+import { countOf, formatGrouped } from '@trainplan/units';
 import type { AskParameters } from '../question.ts';
 import { gpuName } from './describe-estimate.ts';
 import { isLoaded, takesText } from './serving-load.ts';
@@ -68,7 +68,7 @@ export function fp8Remedy(p: AskParameters, request: Record<string, unknown>, gp
   if (request.precision === 'fp8') return undefined;
   const fp8 = retryInference(request)({ set: { precision: 'fp8' } });
   if (fp8 === undefined || fp8.unservable !== undefined) return undefined;
-  const on = gpus === undefined ? '' : ` on ${gpus} × ${gpuName(p.gpu ?? '')}`;
+  const on = gpus === undefined ? '' : ` on ${formatGrouped(gpus)} × ${gpuName(p.gpu ?? '')}`;
   const ask = '; ask again "in fp8" for its plan';
   if (fp8.best !== undefined) return `in FP8 weights it fits${on}: ${planHeadline(fp8.best, gpus)}${ask}`;
   // A replica holds FP8 weights but no plan keeps the latency bounds: the one closest to them, said as missing them.
