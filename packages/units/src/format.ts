@@ -58,7 +58,8 @@ export const formatBytes = (b: Bytes, significant = 3): string => scaled(b, BINA
 export const formatBytesDecimal = (b: Bytes, significant = 3): string => scaled(b, DECIMAL_BYTES, significant);
 
 export function formatSeconds(s: Seconds, significant = 3): string {
-  const abs = Math.abs(s);
+  // Each unit is judged on the figure as it will be shown, so 0.9996 s is "1.00 s", never "1000 ms".
+  const abs = Math.abs(Number(s.toPrecision(significant)));
   if (abs >= 86400 * 2) return `${formatNumber(s / 86400, significant)} days`;
   if (abs >= 3600 * 2) return `${formatNumber(s / 3600, significant)} h`;
   // From two minutes, minutes: "24.4 min" reads at a glance where "1463 s" does not.

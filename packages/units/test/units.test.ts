@@ -65,6 +65,10 @@ describe('formatting for humans', () => {
     [3 * 3600, '3.00 h'],
   ])('formatSeconds(%d) is %s', (s, text) => expect(formatSeconds(s)).toBe(text));
   it.each([
+    [0.9996, '1.00 s'], [0.00099996, '1.00 ms'], [9.99996e-7, '1.00 µs'], [119.96, '2.00 min'], [7199.9, '2.00 h'], [-0.9996, '-1.00 s'],
+    [0.9994, '999 ms'], [119.4, '119 s'],
+  ])('formatSeconds(%d) is %s: the unit is judged on the figure shown (QA: 0.9996 s read "1000 ms")', (s, text) => expect(formatSeconds(s)).toBe(text));
+  it.each([
     [days(34.24), '34.2 days'], [days(8764.44), '8,764.4 days'], [days(1), '1.0 days'], [days(0.99), '23.8 hours'], [hours(1), '1.0 hours'],
     [minutes(30), '30 minutes'], [minutes(1), '1 minute'], [minutes(2.4), '2 minutes'], [23.7, '23.7 s'],
   ])('formatDuration(%d s) is %s: days, then hours, minutes and seconds under a day (never "0.0 days")', (s, text) => expect(formatDuration(s)).toBe(text));
@@ -150,6 +154,8 @@ describe('whole numbers', () => {
 describe('QA (mutation testing): formatSeconds at its two-minute boundary', () => {
   it('two minutes exactly is minutes, as the function says ("from two minutes, minutes")', () => {
     expect(formatSeconds(120)).toBe('2.00 min');
-    expect(formatSeconds(119.9)).not.toMatch(/min/);
+    // Just under, as shown: 119.4 s is "119 s"; 119.9 s shows as 120 and so is "2.00 min" (the unit is judged on the figure shown).
+    expect(formatSeconds(119.4)).not.toMatch(/min/);
+    expect(formatSeconds(119.9)).toBe('2.00 min');
   });
 });
