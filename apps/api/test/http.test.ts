@@ -291,7 +291,7 @@ describe('problem documents stay within the published Problem schema (issues ≤
     expect(res.status).toBe(415);
     const problem = await res.json() as { detail: string };
     expect((await problemSchema())(problem)).toBe(true);
-    expect(problem.detail).toMatch(/, not text\/x+… \(3005 characters\)$/);
+    expect(problem.detail).toMatch(/, not text\/x+… \(3,005 characters\)$/);
   });
 });
 

@@ -52,11 +52,22 @@ describe('a 404 names the route meant (QA: "no route POST /estimate" and no more
 
   it('a trailing slash alone keeps its words; a path of 100,000 characters is answered at once, said back cut', async () => {
     expect((await detailOf('POST', '/v1/estimate/')).detail).toBe('no route POST /v1/estimate/ (without the trailing slash: /v1/estimate)');
-    const started = performance.now();
+    /** The fastest of three 404s for `path`, in ms. */
+    const fastest = async (path: string): Promise<number> => {
+      const times: number[] = [];
+      for (let i = 0; i < 3; i++) {
+        const started = performance.now();
+        await detailOf('GET', path);
+        times.push(performance.now() - started);
+      }
+      return Math.min(...times);
+    };
+    // Compared with every route by the bounded distance, a long path costs about what reading it does; a whole table per
+    // route would be 100,000 × its length a route. Generous: 50 times a short one's.
+    expect(await fastest(`/v1/${'estimate'.repeat(12_500)}`) / await fastest('/v1/nope')).toBeLessThan(50);
     const { status, detail } = await detailOf('GET', `/v1/${'estimate'.repeat(12_500)}`);
-    expect(performance.now() - started).toBeLessThan(1000);
     expect(status).toBe(404);
-    expect(detail).toContain('… (100004 characters)');
+    expect(detail).toContain('… (100,004 characters)');
     expect(detail.endsWith(ROUTES_LISTED)).toBe(true);
   });
 });

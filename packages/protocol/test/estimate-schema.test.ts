@@ -11,6 +11,7 @@ const CONTRACT = readFileSync(new URL('../../../../shared/docs/scenario-contract
 /** The contract's output example: the JSON block under "## Output: an estimate". */
 const contractOutput = JSON.parse(/```json\n([\s\S]*?)```/.exec(CONTRACT.slice(CONTRACT.indexOf('## Output: an estimate')))?.[1] ?? 'null') as
   { memory: object; breakdown: object };
+if (contractOutput === null) throw new Error('scenario-contract.md: no ```json block under "## Output: an estimate"');
 
 // Every field of wire.ts's EstimateOk (`satisfies` fails to compile if one is missing or misnamed).
 const feasible = {

@@ -2,6 +2,7 @@
  * Error answers as RFC 9457 problem documents (`application/problem+json`). Errors are always JSON,
  * whatever the Accept header: a problem document is for the human or the log reading it.
  */
+import { formatGrouped } from '@trainplan/units';
 import { OVER_BUDGET_PROBLEM_TYPE, PROBLEM_CONTENT_TYPE, PROBLEM_TYPES, problemDetails, type FieldIssue } from '@trainplan/protocol';
 
 export interface Problem {
@@ -32,7 +33,7 @@ const MAX_SAID_BACK = 200;
 
 /** A path or id from the request, said back whole while it is short, else its start and its length (protocol's messages do the same). */
 export const saidBack = (text: string): string =>
-  (text.length <= MAX_SAID_BACK ? text : `${text.slice(0, MAX_SAID_BACK)}… (${text.length} characters)`);
+  (text.length <= MAX_SAID_BACK ? text : `${text.slice(0, MAX_SAID_BACK)}… (${formatGrouped(text.length)} characters)`);
 
 export const notFound = (detail: string): Response =>
   problemResponse({ type: 'about:blank', title: 'Not Found', status: 404, detail });
