@@ -27,6 +27,13 @@ describe('a cluster size written with a scale reads as its digits do (k and thou
     expect(q.defaults.map((d) => d.text).join(' ')).not.toMatch(/no cluster size given|not read/);
   });
 
+  it.each([
+    ['h100 x 1m', 1_000_000], ['h100 x 2 million', 2_000_000], ['h100 x 1.5k', 1500], ['h100 x 512', 512],
+  ])('the count after the name, as a bill of materials writes it, scales alike: "%s"', (written, gpus) => {
+    // Review: "H100 x 1M" kept the k-only pattern: no size read, 128 nodes planned; "h100 x 2 million" read 2 GPUs.
+    expect(parse(`how long to train llama 3 70b on ${written}`).stated).toMatchObject({ gpu: 'h100-sxm', gpus });
+  });
+
   it('two sizes compared with scales are each read as their digits ("1M vs 2M H100s")', () => {
     const q = parse(on('1M vs 2M H100s'));
     expect([q.stated.gpus, q.stated.comparedSizes?.map((c) => c.gpus ?? c.nodes)]).toEqual([1_000_000, [2_000_000]]);

@@ -41,7 +41,7 @@ export { resolveScenario, stateShardingOf } from './resolve.ts';
 export { runEstimate, estimateResolvedScenario, malformedScenarioAnswer, toEstimateJson } from './run.ts';
 export { pipelineSplitFlags, pipelineSplitLabel } from './pipeline-split-flags.ts';
 // A preset id typed in another case (the CLI's flags), taken as the id it spells.
-export { presetIdAnyCase } from './preset-ids.ts';
+export { didYouMean, presetIdAnyCase } from './preset-ids.ts';
 export type { PresetKind } from './preset-ids.ts';
 // POST /v1/memory: memory per GPU stage by stage, whether or not it fits (the API's answer, the CLI's out-of-memory breakdown).
 export { memoryAnswer, memoryAnswerJsonSchema } from './memory-answer.ts';

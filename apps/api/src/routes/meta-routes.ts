@@ -1,8 +1,7 @@
-import { PROBLEM_TYPE_NAMES, type ProblemTypeName } from '@trainplan/protocol';
+import { PROBLEM_TYPE_NAMES, didYouMean, type ProblemTypeName } from '@trainplan/protocol';
 import type { Hono } from 'hono';
 import { docsPage } from '../docs/docs-page.ts';
 import { problemPage } from '../docs/problem-pages.ts';
-import { didYouMean } from '../http/did-you-mean.ts';
 import { notFound, saidBack } from '../http/problems.ts';
 import { fixedResponder } from '../http/respond.ts';
 import { landingPage } from '../landing-page.ts';

@@ -1,5 +1,5 @@
 import type { Hono } from 'hono';
-import { didYouMean } from '../http/did-you-mean.ts';
+import { didYouMean } from '@trainplan/protocol';
 import { notFound, saidBack } from '../http/problems.ts';
 import { respond } from '../http/respond.ts';
 import { PRESET_KINDS, PRESET_LISTS, type PresetKind } from '../presets/preset-json.ts';

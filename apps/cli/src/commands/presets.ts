@@ -1,4 +1,4 @@
-import { nearestAll } from '@trainplan/protocol';
+import { didYouMean } from '@trainplan/protocol';
 import type { Command } from '../command.ts';
 import { commandFlags, usageError } from '../errors.ts';
 import { EXIT } from '../exit-codes.ts';
@@ -59,15 +59,8 @@ function presetOf(word: string): { kind: PresetCatalogue; id: string } | undefin
 
 /** Every catalogue's name and every preset id, the words `presets` takes. */
 const WORDS = [...CATALOGUES, ...CATALOGUES.flatMap((kind) => PRESET_JSON[kind].map((p) => p.id))];
-/** Ties offered at most (as protocol's did-you-mean for an unknown id in a scenario): more is no suggestion. */
-const MAX_MEANT = 3;
-
-/** ' (did you mean h100-sxm?)' or ' (did you mean h100-sxm or h200?)' for a slip (protocol's nearestAll), else ''. */
-function meant(word: string): string {
-  const near = nearestAll(word, WORDS);
-  if (near.length === 0 || near.length > MAX_MEANT) return '';
-  return ` (did you mean ${near.length === 1 ? near[0] : `${near.slice(0, -1).join(', ')} or ${near.at(-1)}`}?)`;
-}
+/** ' (did you mean h100-sxm?)' or ' (did you mean h100-sxm or h200?)' for a slip, else '': protocol's, as for an unknown id in a scenario. */
+const meant = (word: string): string => didYouMean(word, WORDS);
 
 const usageFailure = (io: CliIo, message: string): number => usageError(io, SYNOPSIS, message);
 

@@ -32,7 +32,7 @@ function peakOf(s: ScenarioInput): number | undefined {
  * as would hold the states so spread (QA: GPT-3 175B on one node was told to try full recompute, more t, more p or the
  * distributed optimizer, each lowering 2.94 TiB, none near 80 GiB; this says at least 5, where TP 8 · PP 5 runs in
  * 78.1 GiB, and the CLI's search, which keeps a margin, 6). An answer without the parameter count (another API's) skips
- * this: NaN nodes are never more.
+ * this (no parameters, no nodes needed).
  * Otherwise a lever is named when its peak is below `peak`. Listing the levers the form had not pulled was
  * not enough: selective recompute freed nothing beside flash attention (81.2 GiB again on 64 nodes), nor the
  * distributed optimizer on one data-parallel replica, whose one fix, more nodes, was never said. Recompute and
@@ -41,7 +41,7 @@ function peakOf(s: ScenarioInput): number | undefined {
  */
 export function memoryLevers(s: ScenarioInput, { resolved: r, memory: m, parameters }: EstimateInfeasible): string[] {
   if (!r || !m) return [];
-  const least = Math.ceil((LEAST_STATE_BYTES_PER_PARAMETER * parameters!) / m.capacityBytes / r.gpusPerNode);
+  const least = Math.ceil((LEAST_STATE_BYTES_PER_PARAMETER * (parameters ?? 0)) / m.capacityBytes / r.gpusPerNode);
   if (least > r.nodes) return [`more nodes (the model states alone need at least ${least})`];
   const peak = m.totalBytes;
   const nodes = r.nodes * 2;

@@ -25,8 +25,9 @@ export function deadlineVerdict(stated: AskParameters, days: number, tokens: num
  */
 export function daysWithinDeadline(days: number, deadlineDays: number): string {
   const shown = formatDays(days);
-  // Under a day formatDays says hours or minutes, whose figures are not days to add digits to.
-  if (!(days <= deadlineDays) || days < 1 || shown !== formatDays(deadlineDays)) return shown;
+  // Only a figure shown in days takes more digits: under a day formatDays says hours or minutes, and from 0.9995 days, which
+  // rounds to 24.0 hours, "1 day" (review: 0.998 days against a day's deadline read "1 day" as a tie).
+  if (!(days <= deadlineDays) || !/\bdays?\b/.test(shown) || shown !== formatDays(deadlineDays)) return shown;
   for (let digits = 2; digits <= 6; digits += 1) {
     const figure = Number(days.toFixed(digits));
     if (figure < deadlineDays) return countOf(figure, 'day');

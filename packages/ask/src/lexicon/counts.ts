@@ -133,7 +133,7 @@ export function takeCounts(s: Scanner, { nodeNamed, rack, nodeGpus }: CountConte
   if (nodes) out.nodes = value(nodes[1] ?? '', nodes[2]);
   // "64 H100", "8x H100"; else "H100 x 512", "H100 * 512" (the count after the name, as a bill of materials writes it).
   const next = out.gpus !== undefined ? undefined : s.take(new RegExp(String.raw`${num}\s*(?:x\s*)?(?:${HW_TOKEN}\s*(?:gpus?)?|gpus?)(?![\w])`))
-    ?? (out.nodes === undefined ? s.take(new RegExp(String.raw`\b${HW_TOKEN}\s*(?:gpus?\s*)?[x*]\s*(\d+(?:\.\d+)?)(k?)(?![\w.])`)) : undefined);
+    ?? (out.nodes === undefined ? s.take(new RegExp(String.raw`\b${HW_TOKEN}\s*(?:gpus?\s*)?[x*]\s*${CLUSTER_NUMBER}(?![\w.])`)) : undefined);
   if (next) {
     // "280 DGX A100" counts nodes; "64 H100" counts GPUs.
     if (systemNamed && !/gpu/.test(next[0]) && out.nodes === undefined) out.nodes = value(next[1] ?? '', next[2]);

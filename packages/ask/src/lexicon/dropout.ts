@@ -1,5 +1,5 @@
 import type { Scanner } from './quantities.ts';
-import { AFFIRMATION, BOTH, NEGATION, OFF_VALUE, ON_VALUE } from './switch-words.ts';
+import { AFFIRMATION, BOTH, NEGATION, OFF_VALUE, ON_VALUE, offAfter } from './switch-words.ts';
 
 /**
  * Dropout on or off ("with dropout", "no dropout", "dropout 0.1", "dropout=0"): the scenario's training.dropout (hidden
@@ -36,7 +36,7 @@ export interface DropoutRead {
 /** One mention on or off: off after a negation, an off value, "-free" or a rate of 0. */
 function onOf(g: Record<string, string | undefined>): boolean {
   if (g.off !== undefined || g.free !== undefined) return false;
-  if (g.after !== undefined) return !new RegExp(String.raw`^${OFF_VALUE}$`).test(g.after);
+  if (g.after !== undefined) return !offAfter(g.after);
   return g.rate === undefined || Number(g.rate) > 0;
 }
 

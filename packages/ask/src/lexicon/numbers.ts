@@ -58,17 +58,15 @@ export const COUNT_KILO = 1000;
 /** A KILO_NUMBER's two groups as a whole length in tokens: "8" and "k" → 8,192; "1.5" and "k" → 1,536. */
 export const kiloCount = (number: string | undefined, k: string | undefined): number => Math.round(Number(number) * (k === 'k' ? KILO_COUNT : 1));
 
-/** What each scale of a count written multiplies it by: k a thousand (COUNT_KILO), m a million, as units' parseCount reads them. */
-const COUNT_SCALES: Readonly<Record<string, number>> = { k: COUNT_KILO, thousand: thousand(1), m: million(1), million: million(1) };
-
 /**
  * A KILO_NUMBER's (or CLUSTER_NUMBER's) two groups as a count written: with a scale, a whole count of thousands or millions
- * ("1.5k" → 1,500, "1m" → 1,000,000); without, the number itself, a fraction kept ("1.5 nodes", "dp 2.5"), so that a count
- * that must be whole is refused as asked (answer/whole-counts.ts), never rounded or cut to its digits unsaid.
+ * read by units' parseCount as scaledCount reads it ("1.5k" → 1,500, "1m" → 1,000,000, "2 million"); without, the number
+ * itself, a fraction kept ("1.5 nodes", "dp 2.5"), so that a count that must be whole is refused as asked
+ * (answer/whole-counts.ts), never rounded or cut to its digits unsaid.
  */
 export function writtenCount(number: string | undefined, scale: string | undefined): number {
-  const per = COUNT_SCALES[scale?.trim() ?? ''];
-  return per === undefined ? Number(number) : Math.round(Number(number) * per);
+  const said = scale?.trim();
+  return said ? Math.round(scaledCount(number, said) ?? Number.NaN) : Number(number);
 }
 
 /**

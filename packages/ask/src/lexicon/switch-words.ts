@@ -31,7 +31,8 @@ const TO_VALUE = String.raw`\s?(?:=|:)?\s?(?:is\s|was\s)?(?:turned\s|switched\s|
 export const STATE_AFTER = String.raw`(?:${TO_VALUE}\b(?<after>${OFF_VALUE}|${ON_VALUE})\b|(?<free>-free)\b)?`;
 
 /** Whether an "after" state turns the switch off. */
-export const offAfter = (after: string | undefined): boolean => after !== undefined && new RegExp(String.raw`^${OFF_VALUE}$`).test(after);
+const OFF_ONLY = new RegExp(String.raw`^${OFF_VALUE}$`);
+export const offAfter = (after: string | undefined): boolean => after !== undefined && OFF_ONLY.test(after);
 
 /** A switch read: on or off, and the words it was read from (normalised). */
 export interface SwitchRead {
