@@ -23,9 +23,14 @@ export function rateFirstTokenBound(req: Pick<InferenceRequest, 'maxPrefillSecon
   return req.maxPrefillSeconds ?? (req.requestsPerSecond === undefined ? undefined : INTERACTIVE_TTFT_SECONDS);
 }
 
+/** The request gives a rate but no first-token bound: it is planned with the default one (rateFirstTokenBound). */
+export function firstTokenBoundIsDefault<R extends Pick<InferenceRequest, 'maxPrefillSeconds' | 'requestsPerSecond'>>(req: R): req is R & { readonly requestsPerSecond: number } {
+  return req.maxPrefillSeconds === undefined && req.requestsPerSecond !== undefined;
+}
+
 /** Says the default first-token bound a rate was planned with (rateFirstTokenBound), when the request gave none. */
 export function rateFirstTokenWarning(req: Pick<InferenceRequest, 'maxPrefillSeconds' | 'requestsPerSecond'>): string[] {
-  if (req.requestsPerSecond === undefined || req.maxPrefillSeconds !== undefined) return [];
+  if (!firstTokenBoundIsDefault(req)) return [];
   return [`no maxPrefillSeconds given: the replicas for ${formatGrouped(req.requestsPerSecond)} requests/s are sized for a first token within `
     + `${INTERACTIVE_TTFT_SECONDS} s, the wait for a slot included (MLPerf Inference's Llama 2 70B server bound), not run near full load, `
     + 'where the wait grows without bound; give maxPrefillSeconds for another'];

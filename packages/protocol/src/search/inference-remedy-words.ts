@@ -4,7 +4,7 @@ import { slot, type Slots } from './inference-remedy-terms.ts';
 import type { InferencePointJson } from './inference-json.ts';
 import { field } from './inference-retry.ts';
 import { gpusOf, OTHER_COUNTS, type Holding } from './fewest-gpus.ts';
-import { rateFirstTokenBound } from './inference-messages.ts';
+import { firstTokenBoundIsDefault as boundIsDefault, rateFirstTokenBound } from './inference-messages.ts';
 
 /** The words the inference remedies share: bounds rounded up, fields named as slots, counts, shapes and replicas. */
 
@@ -14,17 +14,19 @@ export const gpusField = (s: Slots, gpus: number): string => slot(s, { field: 'g
 export const firstTokenBound = (s: Slots, seconds: number): string => slot(s, { field: 'maxPrefillSeconds', value: seconds });
 export const name = (s: Slots, field: string, value?: string): string => slot(s, { field, ...(value !== undefined && { value }) });
 
+/** The request's rate and first-token bound, where numbers. */
+const boundFields = (request: Record<string, unknown>) =>
+  ({ maxPrefillSeconds: field(request, 'maxPrefillSeconds'), requestsPerSecond: field(request, 'requestsPerSecond') });
+
 /**
  * The first-token bound the plan held the request to: its own, or with a rate and none given, the default (rateFirstTokenBound,
  * 2 s), which a remedy loosens as it would one given (QA: 1M-token prompts at a rate, whose closest plan's first token takes
  * 5.80 min against the default 2 s, were told only "try FP8 weights or a faster GPU").
  */
-export const appliedFirstTokenBound = (request: Record<string, unknown>): number | undefined =>
-  rateFirstTokenBound({ maxPrefillSeconds: field(request, 'maxPrefillSeconds'), requestsPerSecond: field(request, 'requestsPerSecond') });
+export const appliedFirstTokenBound = (request: Record<string, unknown>): number | undefined => rateFirstTokenBound(boundFields(request));
 
 /** The request gives a rate but no first-token bound: the plan held it to the default one (appliedFirstTokenBound). */
-export const firstTokenBoundIsDefault = (request: Record<string, unknown>): boolean =>
-  field(request, 'maxPrefillSeconds') === undefined && field(request, 'requestsPerSecond') !== undefined;
+export const firstTokenBoundIsDefault = (request: Record<string, unknown>): boolean => boundIsDefault(boundFields(request));
 
 /**
  * The bounds (and, with a rate, the GPUs) loosened to what `closest` needs, by field: its time per token and to the first

@@ -171,7 +171,7 @@ export function continuousIteration(options: {
     const carried = perMicroBatch * chunks;
     // At most one chunk an iteration: each of a prompt's chunks runs in an iteration of its own, perMicroBatch of the
     // iterations carrying each, the rest only decoding.
-    if (carried <= 1) return decodeOnly.map((d, i) => (1 - carried) * d + perMicroBatch * alone.reduce((a, s) => a + s[i]!, 0));
+    if (carried <= 1) return decodeOnly.map((d, i) => (1 - carried) * d + carried * meanAlone[i]!);
     // Whole prompts, more than one an iteration (or past the budget, which estimateInference refuses): packed into one
     // batch of rows (Orca, vLLM), their mean every iteration.
     if (chunks === 1 || perMicroBatch >= fullChunkPrompts) return stageSeconds(round, share(perMicroBatch));

@@ -1,5 +1,5 @@
 import { BYTES_16BIT } from '@trainplan/model';
-import { layerProfile, parallelGroups, tensorParallelLayerComm, type PlanInput } from '@trainplan/planner';
+import { kernelContext, layerComputeCost, parallelGroups, peak16, resolveCalibration, tensorParallelLayerComm, type PlanInput } from '@trainplan/planner';
 import type { Seconds } from '@trainplan/units';
 import { customAllReduceIfRuns } from './custom-all-reduce.ts';
 
@@ -14,13 +14,13 @@ import { customAllReduceIfRuns } from './custom-all-reduce.ts';
  * Sequence parallelism is not a serving layout (vLLM all-reduces): such an input keeps the planner's figure.
  */
 export function servingLayerForwardSeconds(input: PlanInput): Seconds {
-  const profile = layerProfile(input).forwardSeconds;
-  if (input.tensor <= 1 || input.sequenceParallel) return profile;
+  // layerProfile's forward (layer-profile.ts): the layer's compute and its tensor-parallel communication, each once.
+  const layer = layerComputeCost(input, kernelContext(input, resolveCalibration(input)), peak16(input.gpu));
   const groups = parallelGroups(input);
+  const tp = tensorParallelLayerComm(input, groups);
+  if (input.tensor <= 1 || input.sequenceParallel) return layer.forward + tp.forward;
   const bytes = (BYTES_16BIT * input.microBatchSize * input.seqLength * input.model.hiddenSize) / input.context;
   const custom = customAllReduceIfRuns(bytes, input.tensor, groups.tensor.ranksPerNode, input.fabric);
-  if (custom === undefined) return profile;
   // Two all-reduces a layer forward (Megatron's g operators): each the quicker of the planner's NCCL one and the custom kernel.
-  const planned = tensorParallelLayerComm(input, groups).forward;
-  return profile - planned + 2 * Math.min(planned / 2, custom);
+  return layer.forward + (custom === undefined ? tp.forward : 2 * Math.min(tp.forward / 2, custom));
 }

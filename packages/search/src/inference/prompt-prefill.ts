@@ -6,9 +6,15 @@ import { promptChunkTokens } from './prompt-chunks.ts';
 
 /** A lone sequence's forward per layer (the planner's layerComputeCost and layerProfile): its parts, as fusion needs them. */
 function loneLayer(lone: PlanInput) {
-  const cost = layerComputeCost(lone, kernelContext(lone, resolveCalibration(lone)), peak16(lone.gpu));
-  return { gemmCompute: cost.gemmForwardCompute, attention: cost.attentionForward, other: servingLayerForwardSeconds(lone) - cost.gemmForward - cost.attentionForward };
+  const cost = loneCost(lone);
+  return { gemmCompute: cost.gemmForwardCompute, other: servingLayerForwardSeconds(lone) - cost.gemmForward - cost.attentionForward };
 }
+
+/** A lone sequence's attention forward per layer (the planner's layerComputeCost), without the rest of its layer's cost. */
+const loneAttention = (lone: PlanInput) => loneCost(lone).attentionForward;
+
+/** A lone sequence's layer compute (the planner's layerComputeCost, with its kernel context, calibration and peak). */
+const loneCost = (lone: PlanInput) => layerComputeCost(lone, kernelContext(lone, resolveCalibration(lone)), peak16(lone.gpu));
 
 /** Rows of the largest GEMM tile (kernel-time.ts GEMM_TILES): the steps the fused prompt rows' cost is read at. */
 const TILE_ROWS = 256;
@@ -56,17 +62,21 @@ export function promptPrefill(forward: (sequences: number, tokens: number) => Pl
   // 132 SMs, paid n mostly empty waves: continuous served 0.34× static).
   const overhead = resolveCalibration(prompt).kernelOverhead;
   const uncached = uncachedAttentionFraction(promptTokens, cachedTokens);
-  const attention = perSteps(1, (n) => Math.max(0, loneLayer(forward(n, promptTokens)).attention - overhead) * uncached);
+  const attention = perSteps(1, (n) => Math.max(0, loneAttention(forward(n, promptTokens)) - overhead) * uncached);
   // A chunk's attention is its queries' against every key before them: a prompt of its last token's length less one of
   // its first's (the planner's whole flash tiles each), so a later chunk does more than an earlier one, and a full
   // chunk's does not change as the prompt grows (a share of the whole prompt's did, at each tile row the prompt crossed:
   // QA retest 2 follow-up, Llama 3 8B decoding faster at 641 tokens than at 640).
-  const upTo = (tokens: number) => (tokens <= 0 ? 0 : Math.max(0, loneLayer(lone(tokens)).attention - overhead));
+  const upTo = (tokens: number) => (tokens <= 0 ? 0 : Math.max(0, loneAttention(lone(tokens)) - overhead));
   const whole = attention(1);
-  const chunks = promptChunkTokens(promptTokens, cachedTokens, chunkTokens).map(({ fromToken, toToken }, _, all) => ({
+  const tokens = promptChunkTokens(promptTokens, cachedTokens, chunkTokens);
+  // Each chunk starts where the one before it ends (the first at the cached prefix): each boundary's attention once.
+  const ends = tokens.length === 1 || whole === 0 ? [] : tokens.map(({ toToken }) => upTo(toToken));
+  const startOf = (j: number, fromToken: number) => (j > 0 && tokens[j - 1]!.toToken === fromToken ? ends[j - 1]! : upTo(fromToken));
+  const chunks = tokens.map(({ fromToken, toToken }, j) => ({
     rowsShare: (toToken - fromToken) / (promptTokens - cachedTokens),
     // One chunk: the prompt's own attention (its cached prefix's left out, prefix-cache.ts).
-    attentionShare: all.length === 1 || whole === 0 ? 1 : (upTo(toToken) - upTo(fromToken)) / whole,
+    attentionShare: ends.length === 0 ? 1 : (ends[j]! - startOf(j, fromToken)) / whole,
   }));
   // The prompts' rows join the iteration's GEMMs, element-wise kernels and tensor-parallel all-reduces as one batch of
   // rows (vLLM runs an iteration's prefill and decode tokens as one flattened batch; Sarathi-Serve §4): their GEMMs'
