@@ -6,6 +6,7 @@
  */
 import type { InferencePointJson } from './inference-json.ts';
 import { field, type Retry, type Served } from './inference-retry.ts';
+import { rateFirstTokenBound } from './inference-messages.ts';
 
 type Shape = Served['byShape'][number];
 /** A shape that holds the model, with its largest batch's point. */
@@ -58,11 +59,13 @@ export const bounded = (request: Record<string, unknown>): boolean =>
 /**
  * How far a point is from meeting the bounds on `gpus` GPUs: its worst latency-to-bound ratio, and with a rate the GPUs it needs
  * over those given (planInference's closestMiss in packages/search/src/inference/frontier.ts, which picks the closest plan on one
- * count by it; here it picks the closest over the counts tried).
+ * count by it; here it picks the closest over the counts tried). The first-token bound is the one the plan applied: with a rate
+ * and none given, the default (rateFirstTokenBound), as closestMiss sees it (QA: 50 requests/s of 65,536-token prompts on H100s
+ * named 1 GPU nearest, its first token 3.66 s against the default 2 s, every count's miss scored 0 with the bound left out).
  */
 function missRatio(p: InferencePointJson, request: Record<string, unknown>, gpus: number): number {
   const maxToken = field(request, 'maxDecodeSecondsPerToken');
-  const maxFirst = field(request, 'maxPrefillSeconds');
+  const maxFirst = rateFirstTokenBound({ maxPrefillSeconds: field(request, 'maxPrefillSeconds'), requestsPerSecond: field(request, 'requestsPerSecond') });
   return Math.max(
     maxToken === undefined ? 0 : p.decodeStepSeconds / maxToken,
     maxFirst === undefined ? 0 : p.prefillSeconds / maxFirst,

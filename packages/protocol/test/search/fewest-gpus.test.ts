@@ -72,4 +72,19 @@ describe('fewestGpus: the count found serves, and one fewer does not, by the pla
     expect(found.nearest!.point.decodeStepSeconds).toBeGreaterThan(0.01);
     expect(fits(found.nearest!.gpus)).toBe(true);
   });
+
+  it('with a rate and no first-token bound, the nearest plan is judged against the default bound the plan applied', () => {
+    // 50 requests/s of 131,072-token prompts: no count tried serves. Before, the default 2 s bound was left out of the
+    // comparison, every count's miss scored 0, and the first count tried was named: 1 GPU, its first token after 11 s.
+    const request = { model: 'llama3-8b', cluster: { gpu: 'h100-sxm' }, promptTokens: 131_072, outputTokens: 256, batching: 'continuous', requestsPerSecond: 50, gpus: 8 };
+    const retry = retryInference(request);
+    const found = fewestGpus(request, retry)!;
+    expect(found.serves).toBeUndefined();
+    const nearest = found.nearest!;
+    // The plan on the fewest GPUs that hold the model is one of those compared: the nearest misses the 2 s bound no worse.
+    const onFewest = retry({ set: { gpus: found.holds } })!.closest!.point;
+    expect(onFewest.prefillSeconds).toBeGreaterThan(2);
+    expect(nearest.point.prefillSeconds).toBeLessThan(onFewest.prefillSeconds);
+    expect(nearest.gpus).toBeGreaterThan(found.holds);
+  });
 });
