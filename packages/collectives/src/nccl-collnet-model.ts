@@ -2,7 +2,7 @@ import { toGBps, type Bytes } from '@trainplan/units';
 import { candidate, type NcclCandidate } from './nccl-candidate.ts';
 import { FIT_TOLERANCE_GBPS, raiseAlongLadder, searchLadder, type NcclGraph } from './nccl-graph-search.ts';
 import { NCCL_TABLES, type NcclConstant } from './nccl-tables.ts';
-import { nvlsAllReducePipelineUs } from './nccl-nvls-pipeline.ts';
+import { nvlsPipelineUs } from './nccl-nvls-pipeline.ts';
 import { ncclTopology, type NcclTopology } from './nccl-topology.ts';
 import type { CollectiveOp } from './types.ts';
 import { NO_IN_NETWORK_REDUCTION } from './with-collnet.ts';
@@ -171,7 +171,7 @@ export type CandidatesFor = (topology: NcclTopology, op: CollectiveOp) => readon
  * at heads × the head's NIC rate (nChannels × bwInter of the NVLS graph), where the tuner (ncclNvlsModel) charges that
  * rate as a ring's bus bandwidth, below what the NICs carry by the ring's 2(n − 1)/n (collectives.json,
  * nvidia-gtc24-s62129-dgx-h100-multinode-sharp: 480 GB/s measured on DGX H100 with SHARP against the tuner's 384). The
- * NVLink stages run as the one-node NVLS pipeline does (nvlsAllReducePipelineUs), so the time is the slower of the two
+ * NVLink stages run as the one-node NVLS pipeline does (nvlsPipelineUs), so the time is the slower of the two
  * with the tuner's latency for the network leg.
  */
 export function nvlsAcrossNodesTimeUs(topology: NcclTopology, bytes: Bytes, latencyUs: number, candidatesFor: CandidatesFor): number {
@@ -180,7 +180,7 @@ export function nvlsAcrossNodesTimeUs(topology: NcclTopology, bytes: Bytes, late
   const { ranksPerNode, concurrentGroupsPerNode } = placement;
   const oneNode = ncclTopology(topology.fabric, { ranks: ranksPerNode, ranksPerNode, concurrentGroupsPerNode });
   const oneNodeNvls = candidatesFor(oneNode, 'all-reduce').find((c) => c.algorithm === 'nvls');
-  const nvlinkUs = oneNodeNvls ? nvlsAllReducePipelineUs(oneNode, bytes, oneNodeNvls.algBandwidthGBps) : 0;
+  const nvlinkUs = oneNodeNvls ? nvlsPipelineUs(oneNode, bytes, oneNodeNvls.algBandwidthGBps) : 0;
   return Math.max(nvlinkUs, latencyUs + bytes / (1000 * nvls.nChannels * nvls.bwInterGBps));
 }
 

@@ -7,7 +7,7 @@ import { collnetDirectTimeUs, nvlsAcrossNodesTimeUs } from './nccl-collnet-model
 import { ringChainLatencyUs } from './nccl-ring-model.ts';
 import { ncclTopology, type NcclTopology } from './nccl-topology.ts';
 import type { CollectiveOp } from './types.ts';
-import { nvlsAllReducePipelineLatencyUs, nvlsAllReducePipelineUs } from './nccl-nvls-pipeline.ts';
+import { nvlsPipelineLatencyUs, nvlsPipelineStages, nvlsPipelineUs } from './nccl-nvls-pipeline.ts';
 
 /**
  * How long NCCL's chosen (algorithm, protocol) really takes, in µs: the tuner's prediction
@@ -19,7 +19,7 @@ import { nvlsAllReducePipelineLatencyUs, nvlsAllReducePipelineUs } from './nccl-
  *    on the whole launch (the multi-node LL cap) still bounds it but is not itself scaled: one
  *    channel of LL across nodes runs at its own rate, not at 1/nChannels of the host's cap.
  *  - Single-node NVLS all-reduce is a three-stage pipeline over loops whose chunk NCCL shrinks
- *    for mid-size messages (`nvlsAllReducePipelineUs`).
+ *    for mid-size messages (`nvlsPipelineUs`); reduce-scatter and all-gather the same loops through two stages.
  *  - NVLSTree all-reduce runs the same loops through four stages, two over NVLink and two over
  *    the tree (`nvlsTreeAllReducePipelineUs`): it cannot beat the one-node NVLS pipeline it contains.
  *    The tree stages run at what the heads' NICs carry, not at the tuner's NVLink term, which the
@@ -35,7 +35,8 @@ export function ncclRuntimeTimeUs(
 ): number {
   const latencyUs = ncclRuntimeLatencyUs(topology, op, c, bytes);
   const algBandwidthGBps = candidateAlgBandwidthGBps(c, index);
-  if (runsOneNodeNvlsPipeline(topology, op, c)) return nvlsAllReducePipelineUs(topology, bytes, algBandwidthGBps);
+  const nvlsStages = oneNodeNvlsStages(topology, op, c);
+  if (nvlsStages !== undefined) return nvlsPipelineUs(topology, bytes, algBandwidthGBps, nvlsStages);
   if (c.algorithm === 'nvls' && topology.placement.nodes > 1) return nvlsAcrossNodesTimeUs(topology, bytes, latencyUs, ncclCandidatesFor);
   if (c.algorithm === 'collnet-direct') return collnetDirectTimeUs(topology, bytes, latencyUs, algBandwidthGBps);
   if (c.algorithm === 'nvls-tree' && topology.nvls && NCCL_RUNTIME_TABLES.nvlsChannels.value[topology.fabric.generation] > 0) {
@@ -56,23 +57,28 @@ export function ncclRuntimeTimeUs(
   return latencyUs + bytes / (1000 * algBandwidthGBps);
 }
 
-/** Whether NCCL runs this choice as the one-node NVLS all-reduce pipeline (`nvlsAllReducePipelineUs`), on Hopper and later. */
-function runsOneNodeNvlsPipeline(topology: NcclTopology, op: CollectiveOp, c: NcclCandidate): boolean {
-  return c.algorithm === 'nvls' && op === 'all-reduce' && topology.placement.nodes === 1 && topology.nvls !== null
+/**
+ * The stages of the one-node NVLS pipeline NCCL runs this choice as (`nvlsPipelineUs`, on Hopper and later), or undefined
+ * where it runs none.
+ */
+function oneNodeNvlsStages(topology: NcclTopology, op: CollectiveOp, c: NcclCandidate): number | undefined {
+  const runs = c.algorithm === 'nvls' && topology.placement.nodes === 1 && topology.nvls !== null
     && NCCL_RUNTIME_TABLES.nvlsChannels.value[topology.fabric.generation] > 0;
+  return runs ? nvlsPipelineStages(op) : undefined;
 }
 
 /**
  * The latency part of `ncclRuntimeTimeUs` (the emulator waits it out, then streams the rest as bandwidth): the tuner's
  * (`candidateLatencyUs`, plateau included), except for ring broadcast and reduce, whose pipelined chain's first chunk
- * crosses all nRanks − 1 hops (`ringChainLatencyUs`) where the tuner charges one, and one-node NVLS all-reduce, whose
- * pipeline replaces the tuner's lumped latency with its own empty-message time (`nvlsAllReducePipelineLatencyUs`:
- * the tuner's 25 µs on 8 × H100 is more than the whole 18.6 µs run of 8 B, and the emulator waited it out, QA: +34%
- * at 8 B–32 KiB). NVLSTree all-reduce adds its pipeline fill to the tuner's latency in `ncclRuntimeTimeUs`.
+ * crosses all nRanks − 1 hops (`ringChainLatencyUs`) where the tuner charges one, and one-node NVLS all-reduce,
+ * reduce-scatter and all-gather, whose pipelines replace the tuner's lumped latency with their own empty-message time
+ * (`nvlsPipelineLatencyUs`: the tuner's 25 µs on 8 × H100 is more than an all-reduce's whole 18.6 µs run of 8 B, and the
+ * emulator waited it out, QA: +34% at 8 B–32 KiB). NVLSTree all-reduce adds its pipeline fill to the tuner's latency in `ncclRuntimeTimeUs`.
  */
 export function ncclRuntimeLatencyUs(topology: NcclTopology, op: CollectiveOp, c: NcclCandidate, bytes: Bytes): number {
   if (c.algorithm === 'ring' && (op === 'broadcast' || op === 'reduce')) return ringChainLatencyUs(topology, op, c.protocol);
-  if (runsOneNodeNvlsPipeline(topology, op, c)) return nvlsAllReducePipelineLatencyUs();
+  const nvlsStages = oneNodeNvlsStages(topology, op, c);
+  if (nvlsStages !== undefined) return nvlsPipelineLatencyUs(nvlsStages);
   return candidateLatencyUs(c, bytes);
 }
 
@@ -109,10 +115,10 @@ export function nvlsTreeChunkBytes(bytes: Bytes, concurrentOps: number, nodes: n
 
 /**
  * Multi-node NVLSTree all-reduce as NCCL runs it (src/device/all_reduce.h): the loops of the one-node NVLS pipeline
- * (nvlsAllReducePipelineUs) through four stages instead of three. The stages are scatter into the switch, reduce and send
+ * (nvlsPipelineUs) through four stages instead of three. The stages are scatter into the switch, reduce and send
  * up the tree, receive down the tree and multicast, and gather. The tree's hops are in the tuner's latency
  * (base + intra + 2·log2(nodes)·inter). Each stage works a loop at its own rate. Scatter and gather run over NVLink at
- * the one-node NVLS rate `bi` (its asymptote for this node's ranks, as nvlsAllReducePipelineUs sets it). The two tree
+ * the one-node NVLS rate `bi` (its asymptote for this node's ranks, as nvlsPipelineUs sets it). The two tree
  * stages run at the network's rate `bn` (nvlsTreeNetworkAlgGBps). The first loop passes every stage; later ones follow
  * the slowest stage:
  *   t = latency + 2·(o + m/bi) + 2·(o + m/bn) + (max(1, S/L) − 1) · (o + m/min(bi, bn)),  m = min(S, L).
@@ -167,7 +173,7 @@ function nvlsTreeNetworkAlgGBps(topology: NcclTopology): number {
 }
 
 /**
- * The raw µs per byte of a one-node NVLS stage for this group's ranks on a node (nvlsAllReducePipelineUs's `b`):
+ * The raw µs per byte of a one-node NVLS stage for this group's ranks on a node (nvlsPipelineUs's `b`):
  * its asymptote is the one-node NVLS all-reduce bandwidth; 0 when the loop overhead alone exceeds that.
  */
 function oneNodeNvlsUsPerByte(topology: NcclTopology): number {

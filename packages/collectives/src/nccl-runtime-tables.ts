@@ -60,6 +60,15 @@ export const NCCL_RUNTIME_TABLES = {
   },
 
   /**
+   * Single-node NVLS reduce-scatter and all-gather run two warp groups per channel on the same loops: scatter into the
+   * multicast buffer and reduce out of the switch (multimem ld_reduce), or broadcast into it (multimem st) and gather
+   * out: a two-stage pipeline.
+   */
+  nvlsHalfPipelineStages: { // src/device/reduce_scatter.h and all_gather.h RunWorkColl<…, NVLS, SIMPLE> (oneNode: scatter / reduce; gather / bcast)
+    value: 2,
+  },
+
+  /**
    * NVLSTree all-reduce runs four warp groups per channel on the same loops of nHeads chunks: scatter into the
    * multicast buffer, reduce through the switch and send up the tree, receive down the tree and broadcast, gather.
    */

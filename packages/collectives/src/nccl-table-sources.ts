@@ -48,6 +48,8 @@ export const NCCL_TABLE_SOURCES = {
     nvlsChunking: 'NVIDIA/nccl src/transport/nvls.cc NCCL_NVLS_CHUNKSIZE; src/enqueue.cc calcCollChunking (NCCL_ALGO_NVLS)',
     nvlsAllReducePipelineStages:
       'NVIDIA/nccl src/device/all_reduce.h RunWorkColl<AllReduce, NVLS, SIMPLE> (oneNode: scatter / reduce / gather)',
+    nvlsHalfPipelineStages:
+      'NVIDIA/nccl src/device/reduce_scatter.h, all_gather.h RunWorkColl<ReduceScatter|AllGather, NVLS, SIMPLE> (oneNode: scatter / reduce; gather / bcast)',
     nvlsTreeAllReducePipelineStages:
       'NVIDIA/nccl src/device/all_reduce.h RunWorkColl<AllReduce, NVLS_TREE, SIMPLE> (scatterWarps, reduceWarps, bcastWarps, gatherWarps)',
     nvlsTreeNicSharesPerChannel:

@@ -79,6 +79,21 @@ describe('NVLS chunking (enqueue.cc calcCollChunking) and pipeline', () => {
     }
   });
 
+  // reduce_scatter.h and all_gather.h run one-node NVLS as two warp groups (scatter, switch reduce; switch broadcast,
+  // gather): the same loops through two stages. With the tuner's 25 µs they took longer at 8 B than the all-reduce that
+  // does both (QA: 25.0 against 18.6 µs).
+  it.each(['reduce-scatter', 'all-gather'] as const)('one-node NVLS %s is the same pipeline through two stages: 8.4 + 2 × 3.4 µs empty, under the all-reduce\'s', (op) => {
+    const topology = ncclTopology(H100_FABRIC, node8);
+    const nvls = ncclCandidatesFor(topology, op).find((c) => c.algorithm === 'nvls')!;
+    const allReduce = candidate(H100_FABRIC, 'nvls', 'Simple');
+    expect(ncclRuntimeLatencyUs(topology, op, nvls, 8)).toBeCloseTo(8.4 + 2 * 3.4, 12);
+    for (let bytes = 8; bytes <= KiB(64); bytes *= 2) {
+      const time = ncclRuntimeTimeUs(topology, op, nvls, bytes, sizeIndex(bytes));
+      expect(time).toBeGreaterThanOrEqual(ncclRuntimeLatencyUs(topology, op, nvls, bytes));
+      expect(time).toBeLessThan(ncclRuntimeTimeUs(topology, 'all-reduce', allReduce, bytes, sizeIndex(bytes)));
+    }
+  });
+
   it('large NVLS all-reduces approach NCCL\'s asymptote from below (8 GiB: within 1% of 476 GB/s busbw)', () => {
     const busGBps = toGBps(collectiveCost({ op: 'all-reduce', bytes: GiB(8), group: node8, fabric: H100_FABRIC }).busBandwidth);
     expect(busGBps).toBeLessThan(476);
