@@ -110,7 +110,7 @@ export function stageMemories(
   // Selective recompute rebuilds the attention core of the layer in its backward pass: 5·as²b/t unfused (Korthikanti
   // §5), nothing beyond what is kept with flash attention.
   const coreRebuild = input.recompute === 'selective' ? layerActivationTerms(act, 'none').attentionCore - layerActivationTerms(act).attentionCore : 0;
-  // The first stage's embedding term grows linearly with the micro-batches it holds; the last's does not.
+  // The first stage's embedding term grows linearly with the micro-batches it holds; the last's only under GPipe.
   const embedding = embeddingActivationBytes(act); // one micro-batch in flight
   const gradientBytes = heldGradientBytes(input);
   const replicas = weightReplicas(input);
@@ -129,7 +129,11 @@ export function stageMemories(
     if (recomputed > 0) activations += working;
     else if (count > 0) activations += coreRebuild;
     if (stage === 0) activations += held * embedding.first;
-    if (stage === input.pipeline - 1) activations += embedding.last;
+    // The last stage's logits and output-layer inputs: one micro-batch's under 1F1B and interleaving (each micro-batch's
+    // backward follows its forward through the loss before the next reaches it), every micro-batch's under GPipe, whose
+    // forwards all run before any backward (Huang et al. 2019), as the first stage holds its embedding term (QA: GPipe
+    // counted 4sbV/t once, 1 GiB, where m = 8 micro-batches hold 7.8 GiB).
+    if (stage === input.pipeline - 1) activations += (input.schedule === 'gpipe' ? held : 1) * embedding.last;
     const fragmentation = FRAGMENTATION * activations;
     const unit = stage === 0 ? gathered.first : stage === input.pipeline - 1 ? gathered.last : gathered.middle;
     // Two peaks that never meet: forward/backward holds the activations, their fragmentation and ZeRO-3's gathered

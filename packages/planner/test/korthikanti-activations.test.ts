@@ -41,4 +41,12 @@ describe('a pipeline stage holds what Korthikanti et al. 2022 count (GPT-3 175B,
   it('the last stage holds one micro-batch of its L/p layers and 4sbh/t·(1 + v/h) for the final norm, output layer and logits', () => {
     expect(stages(plan).last).toBe(((sbh * L) / (t * p)) * (34 + (5 * a * s) / h) + ((4 * sbh) / t) * (1 + v / h));
   });
+
+  it('under GPipe every micro-batch\'s forward runs before any backward: the last stage holds m of each term, the logits too', () => {
+    // Huang et al. 2019 (GPipe): the stage keeps every micro-batch's activations until the backward pass begins.
+    const m = 8;
+    const gpipe: PlanInput = { ...plan, schedule: 'gpipe', globalBatchSize: m * b * plan.data };
+    expect(stages(gpipe).last).toBe(m * (((sbh * L) / (t * p)) * (34 + (5 * a * s) / h) + ((4 * sbh) / t) * (1 + v / h)));
+  });
 });
+
