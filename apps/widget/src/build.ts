@@ -4,7 +4,9 @@ import { fileURLToPath } from 'node:url';
 import { build, type BuildOptions, type Plugin } from 'esbuild';
 import { blankLiteralArguments, closingBracket, stripProperties } from './strip-properties.ts';
 import { DID_YOU_MEAN, KEY_HINT, returningNothing } from './without-suggestions.ts';
-import { nodesForDeadlineOrCurve, requestsNeverMade, searchSchemaOnGivenNodes, withoutUnreached } from './requests-never-made.ts';
+import { nodesForDeadlineOrCurve, requestsNeverMade, searchSchemaOnGivenNodes } from './requests-never-made.ts';
+import { withoutUnreached } from './unreached-by-calls.ts';
+import { withIdsFromKeys } from './ids-from-keys.ts';
 import { collectiveCostOfNcclsChoice } from './nccl-own-choice.ts';
 import { specsWithoutUnreadFields } from './unread-spec-fields.ts';
 
@@ -155,7 +157,7 @@ export function withoutBudgetOrNote(source: string): string {
   return source.replace(DEADLINE_OR_BUDGET, NO_BUDGET_HERE).replace(CHECK_NOTE, '');
 }
 
-/** Loads @trainplan/search's capacity.ts withoutBudgetOrNote, then withoutUnreached (requests-never-made.ts: ONE_BATCH_A_SIZE). */
+/** Loads @trainplan/search's capacity.ts withoutBudgetOrNote, then withoutUnreached (unreached-by-calls.ts: ONE_BATCH_A_SIZE). */
 export const capacityForWidgetRequests: Plugin = {
   name: 'trainplan-capacity-without-budget-or-note',
   setup(b) {
@@ -222,13 +224,15 @@ export const protocolWithoutJsonSchema: Plugin = {
  * Loads the hardware catalogue's systems and networks without their `name`s ("8 × HDR InfiniBand 200 Gb/s (DGX A100,
  * Selene, Azure NDm A100 v4)"): the widget lists them by id, and nothing it runs reads a system's or a network's name (the
  * CLI, the API's preset lists and the bot do, and keep them). GPU names stay: the widget's precision note says one. The
- * names were 0.34 kB of the 80 kB gzip budget (79,974 → 79,631 B); the bundle test checks that none is left.
+ * names were 0.34 kB of the 80 kB gzip budget (79,974 → 79,631 B); the bundle test checks that none is left. The NVLink
+ * generations' names (nvlink.ts), which nothing in the widget reads either (fabric-from-specs.ts reads a generation's id
+ * and bandwidth), a further 32 B. The catalogues' ids are set from their keys (ids-from-keys.ts).
  */
 export const systemsAndNetworksWithoutNames: Plugin = {
   name: 'trainplan-systems-networks-without-names',
   setup(b) {
-    b.onLoad({ filter: /[\\/]packages[\\/]hardware[\\/]src[\\/](?:networks|systems)\.ts$/ }, async (args) => ({
-      contents: stripProperties(await readFile(args.path, 'utf8'), ['name']),
+    b.onLoad({ filter: /[\\/]packages[\\/]hardware[\\/]src[\\/](?:networks|systems|nvlink)\.ts$/ }, async (args) => ({
+      contents: withIdsFromKeys(args.path, stripProperties(await readFile(args.path, 'utf8'), ['name'])),
       loader: 'ts',
     }));
   },
@@ -315,7 +319,7 @@ export const WIDGET_BUILD_OPTIONS = {
  * collectives emulator left out (closed-form-emulation.ts), the search's explanations of its runner-up plans too
  * (no-alternatives.ts: 1.4 kB gzip, 80,086 → 78,685 B with the packages as committed), what only the schemas'
  * OpenAPI document reads dropped (withoutJsonSchema), and what only requests the widget never makes reach
- * (protocolForWidgetRequests, no-empty-space.ts, withoutBudgetOrNote) or its calls never reach (requests-never-made.ts
+ * (protocolForWidgetRequests, no-empty-space.ts, withoutBudgetOrNote) or its calls never reach (unreached-by-calls.ts
  * UNREACHED, nccl-own-choice.ts: a forced collective algorithm), nor what a model preset, a GPU or NCCL's tables say that
  * it never reads (modelPresetsWithoutUnreadFields, unread-spec-fields.ts), nor the suggestions for an unknown id or key
  * (protocolWithoutSuggestions).

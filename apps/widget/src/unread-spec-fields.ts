@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { Plugin } from 'esbuild';
+import { withIdsFromKeys } from './ids-from-keys.ts';
 import { stripProperties } from './strip-properties.ts';
 
 /**
@@ -30,7 +31,7 @@ export const specsWithoutUnreadFields: Plugin = {
   name: 'trainplan-specs-without-unread-fields',
   setup(b) {
     b.onLoad({ filter: /[\\/]packages[\\/](?:hardware[\\/]src[\\/]gpus|collectives[\\/]src[\\/]nccl-tables)\.ts$/ }, async (args) => ({
-      contents: stripProperties(await readFile(args.path, 'utf8'), /gpus\.ts$/.test(args.path) ? UNREAD_GPU_FIELDS : UNREAD_NCCL_TABLE_FIELDS),
+      contents: withIdsFromKeys(args.path, stripProperties(await readFile(args.path, 'utf8'), /gpus\.ts$/.test(args.path) ? UNREAD_GPU_FIELDS : UNREAD_NCCL_TABLE_FIELDS)),
       loader: 'ts',
     }));
   },

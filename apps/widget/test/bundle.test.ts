@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { GPUS, MODEL_IDS, NETWORKS, SYSTEMS } from '@trainplan/presets';
+import { NVLINKS } from '@trainplan/hardware';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -84,6 +85,8 @@ describe('the widget bundle', () => {
     // systemsAndNetworksWithoutNames: no system's or network's name (listed by id), every GPU's (the precision note says one).
     for (const n of Object.values(NETWORKS)) expect(code).not.toContain(n.name);
     for (const s of Object.values(SYSTEMS)) expect(code).not.toContain(s.name);
+    // Nor an NVLink generation's ("NVLink 4.0 (Hopper)"): only its id and bandwidth are read (fabric-from-specs.ts).
+    for (const l of Object.values(NVLINKS)) expect(code).not.toContain(l.name);
     for (const g of Object.values(GPUS)) expect(code).toContain(g.name);
   });
 
@@ -165,7 +168,13 @@ describe('the widget bundle', () => {
     }));
     expect(answers[0]!.sources.note).toMatch(/cannot meet the deadline even at 100% MFU/);
     expect(answers.map((a) => a.sources)).toMatchObject([{ ok: true }, { reason: 'deadline-unreachable' }, { reason: 'invalid' }]);
-    for (const { sources: { note: _note, ...rest }, bundle } of answers) expect(bundle).toEqual(rest);
+    // The tally of the sizes below the answer, which only the note and the answer's `checked` read, goes with the note
+    // (unreached-by-calls.ts NO_CHECK_TALLY): the scan's reach (fromNodes, complete) stays.
+    for (const { sources: { note: _note, ...rest }, bundle } of answers) {
+      const scanned = (rest as { checked?: { fromNodes: number; complete: boolean } }).checked;
+      const checked = scanned ? { checked: { fromNodes: scanned.fromNodes, complete: scanned.complete } } : {};
+      expect(bundle).toEqual({ ...rest, ...checked });
+    }
   });
 
   it('answers emulated pipeline and context-parallel plans with the bundle\'s stand-ins, at the closed form\'s step (their sends are send/recv)', async () => {

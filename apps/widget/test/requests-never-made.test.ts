@@ -1,15 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { build, type Plugin } from 'esbuild';
+import { build } from 'esbuild';
 import { runDeadlineNodes, runInference, runSearch, type ScenarioInput } from '@trainplan/protocol';
-import { buildWidgetBundle, protocolForWidgetRequests, withoutJsonSchema, withoutNodesModes } from '../src/build.ts';
+import { buildWidgetBundle, capacityForWidgetRequests, protocolForWidgetRequests, withoutJsonSchema, withoutNodesModes } from '../src/build.ts';
 import {
-  DEADLINE_OR_CURVE, DEFAULT_BATCHES, inferenceRequestWithoutShapes, LOADED_IN_BUILD, NEVER_MADE, NO_CONTRADICTION, NO_LARGER_BATCH, NO_PROGRESS_OR_CUTOFF,
-  nodesForDeadlineOrCurve, ONE_BATCH_A_SIZE, ONE_STAGE_SPECULATING, requestsNeverMade, SEARCH_ON_GIVEN_NODES, searchSchemaOnGivenNodes, SOME_SHAPE_TRIED,
-  UNASKED_INFERENCE_FIELDS, UNASKED_NODES_FIELDS, UNASKED_SEARCH_FIELDS, UNCONSTRAINED_SEARCH, UNCONSTRAINED_SPACE, UNREACHED, UNREACHED_SOURCES,
-  withoutConstraintFields, withoutFieldsOf, withoutUnreached,
+  DEADLINE_OR_CURVE, DEFAULT_BATCHES, inferenceRequestWithoutShapes, WHOLE_STEPS_ASKED, LOADED_IN_BUILD, NEVER_MADE, nodesForDeadlineOrCurve, ONE_STAGE_SPECULATING,
+  requestsNeverMade, SEARCH_ON_GIVEN_NODES, searchSchemaOnGivenNodes, SOME_SHAPE_TRIED, UNASKED_INFERENCE_FIELDS, UNASKED_NODES_FIELDS,
+  UNASKED_SEARCH_FIELDS, UNCONSTRAINED_SEARCH, UNCONSTRAINED_SPACE, withoutConstraintFields, withoutFieldsOf,
 } from '../src/requests-never-made.ts';
+import {
+  NO_ALTERNATIVES_TO_EXPLAIN, NO_CHECK_TALLY, NO_CONTRADICTION, NO_LARGER_BATCH, NO_PROGRESS_OR_CUTOFF, ONE_BATCH_A_SIZE, UNREACHED, UNREACHED_SOURCES,
+  withoutUnreached,
+} from '../src/unreached-by-calls.ts';
 import { frontierRequestFor, nodesRequestFor, searchRequestFor } from '../src/compute/search-requests.ts';
 
 const source = (path: string) => readFile(fileURLToPath(new URL(`../../../packages/${path}`, import.meta.url)), 'utf8');
@@ -17,22 +20,10 @@ const source = (path: string) => readFile(fileURLToPath(new URL(`../../../packag
 type Calls = { runDeadlineNodes: typeof runDeadlineNodes; runInference: typeof runInference; runSearch: typeof runSearch };
 
 /**
- * @trainplan/search's capacity.ts withoutUnreached alone: the widget build's capacityForWidgetRequests also leaves out a
- * budget's search and the answer's note (withoutBudgetOrNote), which the sources' answers keep.
- */
-const capacityUnreached: Plugin = {
-  name: 'capacity-unreached',
-  setup(b) {
-    b.onLoad({ filter: /[\\/]packages[\\/]search[\\/]src[\\/]capacity\.ts$/ }, async (args) => ({
-      contents: withoutUnreached(args.path, await readFile(args.path, 'utf8')), loader: 'ts',
-    }));
-  },
-};
-
-/**
  * The protocol's runDeadlineNodes, runInference and runSearch bundled with protocolForWidgetRequests (nodes.ts and
  * search-schema.ts, with nodesForDeadlineOrCurve and searchSchemaOnGivenNodes) and requestsNeverMade alone, in the widget
- * build's order, and capacity.ts withoutUnreached (capacityUnreached), the rest of the sources as they are. Built once.
+ * build's order, and capacity.ts as the widget build loads it (capacityForWidgetRequests: withoutBudgetOrNote, then
+ * withoutUnreached), the rest of the sources as they are. Built once.
  */
 let bundle: Promise<Calls> | undefined;
 const trimmed = (): Promise<Calls> => (bundle ??= (async () => {
@@ -40,7 +31,7 @@ const trimmed = (): Promise<Calls> => (bundle ??= (async () => {
     stdin: {
       contents: "export { runDeadlineNodes, runInference, runSearch } from '@trainplan/protocol';", resolveDir: fileURLToPath(new URL('.', import.meta.url)), loader: 'ts',
     },
-    bundle: true, format: 'esm', platform: 'neutral', write: false, logLevel: 'silent', plugins: [protocolForWidgetRequests, requestsNeverMade(withoutJsonSchema), capacityUnreached],
+    bundle: true, format: 'esm', platform: 'neutral', write: false, logLevel: 'silent', plugins: [protocolForWidgetRequests, requestsNeverMade(withoutJsonSchema), capacityForWidgetRequests],
   });
   return import(`data:text/javascript;base64,${Buffer.from(out.outputFiles[0]!.text).toString('base64')}`) as Promise<Calls>;
 })());
@@ -74,7 +65,7 @@ describe('what only requests the widget never makes reach (requests-never-made.t
   it('refuses to build when a part it leaves out is no longer there', () => {
     for (const [pattern, trim] of NEVER_MADE) expect(() => trim('export const x = 1;'), String(pattern)).toThrow(/^no "/);
     expect(SEARCH_ON_GIVEN_NODES.length + DEFAULT_BATCHES.length + ONE_STAGE_SPECULATING.length + SOME_SHAPE_TRIED.length).toBe(11);
-    expect([UNCONSTRAINED_SPACE.length, UNCONSTRAINED_SEARCH.length, DEADLINE_OR_CURVE.length]).toEqual([10, 2, 9]);
+    expect([UNCONSTRAINED_SPACE.length, UNCONSTRAINED_SEARCH.length, DEADLINE_OR_CURVE.length, WHOLE_STEPS_ASKED.length]).toEqual([10, 2, 9, 1]);
     expect([...UNASKED_NODES_FIELDS]).toEqual(['gpuHours', 'budget', 'pricePerGpuHour', 'uptime']);
     expect(UNASKED_SEARCH_FIELDS.map(([, fields]) => fields)).toEqual([['gpus'], ['pricePerGpuHour', 'candidateBudget']]);
     expect(() => nodesForDeadlineOrCurve('export const x = 1;')).toThrow('no "export const nodesRequestSchema');
@@ -124,25 +115,38 @@ describe('what only requests the widget never makes reach (requests-never-made.t
       searchRequestFor(scenario('gpt3-13b', 'a100-80gb', 2, 256, { precision: 'bf16' }, { gpusPerNode: 4 })),
       searchRequestFor(scenario('gpt3-6.7b', 'a100-80gb', 1, 128, {}, { network: 'hdr-ib-8x' })),
     ];
-    for (const request of requests) expect(bundled.runSearch(request), JSON.stringify(request)).toEqual(runSearch(request));
+    // Less the runner-up plans, which the widget's bundle never explains (no-alternatives.ts): none to map (NO_ALTERNATIVES_TO_EXPLAIN).
+    for (const request of requests) {
+      const sources = runSearch(request);
+      const answer = bundled.runSearch(request);
+      if (sources.ok && answer.ok) {
+        expect(answer.alternatives).toEqual([]);
+        expect({ ...answer, alternatives: sources.alternatives }, JSON.stringify(request)).toEqual(sources);
+      } else expect(answer, JSON.stringify(request)).toEqual(sources);
+    }
+    expect(requests.some((request) => { const a = runSearch(request); return a.ok && a.alternatives.length > 0; })).toBe(true);
   });
 
   it("answers the widget's \"how many nodes\" and time–cost curve requests as @trainplan/protocol does (runDeadlineNodes)", async () => {
     const bundled = await trimmed();
     const gpt3 = scenario('gpt3-175b', 'a100-80gb', 1, 1536);
-    // A deadline met, one no size meets (deadline-unreachable, with its closest size), too few tokens for one step
-    // (refused at tokens), and the curve.
+    // A deadline met, one no size meets (deadline-unreachable, with its closest size), and the curve. Never fewer tokens
+    // than one step (WHOLE_STEPS_ASKED): the estimator refuses that beside the token budget before it asks (the browser test).
     const requests = [
       nodesRequestFor(gpt3, { tokens: 300e9, deadlineDays: 30 }), nodesRequestFor(gpt3, { tokens: 300e9, deadlineDays: 0.5 }),
-      nodesRequestFor(gpt3, { tokens: 1000, deadlineDays: 30 }), frontierRequestFor(scenario('gpt3-13b', 'h100-sxm', 1, 512, { precision: 'fp8' }), 100e9),
+      frontierRequestFor(scenario('gpt3-13b', 'h100-sxm', 1, 512, { precision: 'fp8' }), 100e9),
     ];
     const answers = requests.map((request) => ({ request, sources: runDeadlineNodes(request), bundle: bundled.runDeadlineNodes(request) }));
-    expect(answers.map((a) => (a.sources.ok ? a.sources.mode : a.sources.reason))).toEqual(['fewest-nodes', 'deadline-unreachable', 'invalid', 'cost-time-frontier']);
-    // Less the twice-the-batch hint, which no-larger-batch.ts never gives in the bundle (NO_LARGER_BATCH leaves out asking it).
+    expect(answers.map((a) => (a.sources.ok ? a.sources.mode : a.sources.reason))).toEqual(['fewest-nodes', 'deadline-unreachable', 'cost-time-frontier']);
+    // Less the twice-the-batch hint, which no-larger-batch.ts never gives in the bundle (NO_LARGER_BATCH leaves out asking
+    // it), and a deadline's note and the tally of the sizes below its answer that only the note and `checked` read, which
+    // the widget never shows (withoutBudgetOrNote, NO_CHECK_TALLY). The curve's note is as the sources give it.
     expect(answers.some((a) => 'largerBatch' in a.sources)).toBe(true);
+    expect(answers[0]!.sources).toMatchObject({ checked: { noPlan: expect.any(Number), outOfMemory: expect.any(Number) }, note: expect.any(String) });
     for (const { request, sources, bundle: answer } of answers) {
-      const { largerBatch: _hint, ...rest } = sources as Extract<typeof sources, { ok: true }>;
-      expect(answer, JSON.stringify(request)).toEqual(rest);
+      const { largerBatch: _hint, checked: _checked, note, ...rest } = sources as Extract<typeof sources, { ok: true }>;
+      const curve = sources.ok && sources.mode === 'cost-time-frontier';
+      expect(answer, JSON.stringify(request)).toEqual({ ...rest, ...(curve && note !== undefined && { note }) });
     }
   });
 
@@ -162,8 +166,8 @@ describe('what only requests the widget never makes reach (requests-never-made.t
   });
 
   it('finds each part UNREACHED leaves out in the sources as they are (else the build fails), and refuses to build without one', async () => {
-    expect(UNREACHED).toEqual([NO_PROGRESS_OR_CUTOFF, ONE_BATCH_A_SIZE, NO_CONTRADICTION, NO_LARGER_BATCH]);
-    expect(UNREACHED.map((concern) => concern.reduce((n, [, swaps]) => n + swaps.length, 0))).toEqual([14, 5, 9, 6]);
+    expect(UNREACHED).toEqual([NO_PROGRESS_OR_CUTOFF, ONE_BATCH_A_SIZE, NO_CONTRADICTION, NO_LARGER_BATCH, NO_ALTERNATIVES_TO_EXPLAIN, NO_CHECK_TALLY]);
+    expect(UNREACHED.map((concern) => concern.reduce((n, [, swaps]) => n + swaps.length, 0))).toEqual([14, 6, 9, 6, 1, 3]);
     expect(LOADED_IN_BUILD.every((file) => UNREACHED_SOURCES.includes(file))).toBe(true);
     for (const file of UNREACHED_SOURCES) {
       const text = file.startsWith('protocol/') ? withoutJsonSchema(await source(file)) : await source(file);
@@ -186,7 +190,11 @@ describe('what only requests the widget never makes reach (requests-never-made.t
     }
     // What the widget's calls never reach (UNREACHED): a search's progress and cutoff, a batch per size, contradicting
     // constraints, the twice-the-batch hint's search (results.ts still shows an API's largerBatch, so only its call is checked).
-    for (const text of ['onChunk', 'stepCutoffSeconds', 'globalBatchFor', 'alternativeFor', 'contradiction', 'no configuration runs on any cluster size', 'whenBound']) {
+    // The runner-up plans' mapping (NO_ALTERNATIVES_TO_EXPLAIN) and the refusal of fewer tokens than one step (WHOLE_STEPS_ASKED).
+    for (const text of [
+      'onChunk', 'stepCutoffSeconds', 'globalBatchFor', 'alternativeFor', 'contradiction', 'no configuration runs on any cluster size', 'whenBound',
+      'slowdown', 'less than one optimizer step',
+    ]) {
       expect(code).not.toContain(text);
     }
   });

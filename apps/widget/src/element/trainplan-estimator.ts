@@ -7,27 +7,23 @@ import { esc } from '../charts/markup.ts';
 import { memoryBar } from '../charts/memory-bar.ts';
 import { viewBoxWidthFor } from '../charts/chart-size.ts';
 import { scalingChart, scalingPoint, type ScalingPoint } from '../charts/scaling-chart.ts';
-import { failureOf } from '../compute/backend.ts';
 import { LastAnswer } from '../compute/last-answer.ts';
 import { memoryLevers } from '../compute/memory-levers.ts';
 import { frontierRequestFor, nodesRequestFor, searchRequestFor } from '../compute/search-requests.ts';
 import { DEFAULT_VALUES, FIELDS, FIELD_NAMES } from '../form/fields.ts';
-import { dropConflicting, keptIn, keptNote, withKept, type KeptFields } from '../form/kept-fields.ts';
-import { fitNetworkToGpu } from '../form/fit-network.ts';
+import { keptIn, withKept } from '../form/kept-fields.ts';
 import { issueAt } from '../form/issue-fields.ts';
 import { searchedChanges, withSearched, SEARCHED_FIELDS } from '../form/searched-fields.ts';
-import { fitPrecisionToGpu, readScenario, scenarioFromFields, type Budget } from '../form/scenario-from-fields.ts';
-import { deadlineFromHash, hasScenarioPart, scenarioFromHash, widgetHash } from '../hash.ts';
+import { scenarioFromFields, type Budget } from '../form/scenario-from-fields.ts';
+import { logSample, MAX_SIZING_CANDIDATES } from '../sizing/log-sample.ts';
 import { ownSize, sizeOf, withSizes } from '../sizing/merged-frontier.ts';
 import { nodesAnswer } from '../sizing/nodes-answer.ts';
 import { scalingNodeCounts, validNodeCounts } from '../sizing/node-counts.ts';
+import { LinkedEstimatorForm } from './linked-estimator-form.ts';
 import { frontierSection, headline, largestPart, nodesSection, outOfMemoryMessage, pipelineSection, searchedNodesSection, warningsList } from './results.ts';
-import { FormElement } from './form-element.ts';
+import { CURVE_NEXT, failed, nextTask, searching } from './search-progress.ts';
 import { emit, say } from './shadow-form.ts';
 import { template } from './template.ts';
-
-/** The most node counts tried for "how many nodes" (one request to an API stays well under its body limit). */
-const MAX_SIZING_CANDIDATES = 96;
 
 /**
  * Node counts estimated in one task in the page (#sizing). A CPU profile of `<trainplan-estimator auto>` in Chromium on a
@@ -36,43 +32,8 @@ const MAX_SIZING_CANDIDATES = 96;
  */
 const ESTIMATES_PER_TASK = 8;
 
-/** The curve's section while the deadline's search runs: the curve's own search starts when that one ends. */
-const CURVE_NEXT = '<p class="caption">Searching cluster sizes for the deadline, then for the time–cost curve…</p>';
-
 /** The status when the plan does not fit: not a typing mistake; the micro-batch's message lists what to try. */
 const OUT_OF_MEMORY_STATUS = 'Out of memory: see the marked field for what to try.';
-
-/** A caption saying why a section has no answer (backend.ts failureOf). */
-const failed = (e: unknown): string => `<p class="caption">${esc(failureOf(e))}</p>`;
-
-/**
- * A caption saying what is being searched, with room for how many cluster sizes are done (#progress fills it). Only in
- * sections that are no live regions (template.ts): a screen reader reads the count where the reader goes to it, and is
- * not told of every size (WCAG 4.1.3 Status Messages; QA heard some 470 counts in 1.5 s).
- */
-const searching = (what: string): string => `<p class="caption">${what}…<span class="progress"></span></p>`;
-
-
-/**
- * A task boundary: the browser paints what is on screen and handles input before the next search. A search runs in a
- * worker (compute/off-thread.ts) where one starts; where none does, in the page, as one task no boundary splits.
- */
-const nextTask = (): Promise<unknown> => new Promise((resolve) => setTimeout(resolve, 0));
-
-/** Up to n of a sorted list, evenly spaced on a log scale, always keeping the ends. */
-function logSample(sorted: readonly number[], n: number): number[] {
-  if (sorted.length <= n) return [...sorted];
-  const lo = Math.log(sorted[0]!);
-  const hi = Math.log(sorted[sorted.length - 1]!);
-  const out = new Set<number>();
-  let j = 0;
-  for (let i = 0; i < n; i += 1) {
-    const target = lo + ((hi - lo) * i) / (n - 1);
-    while (j < sorted.length - 1 && Math.log(sorted[j]!) < target) j += 1;
-    out.add(sorted[j]!);
-  }
-  return [...out];
-}
 
 /**
  * `<trainplan-estimator>`: a training-plan estimator for any page. Attributes preset the scenario
@@ -80,31 +41,21 @@ function logSample(sorted: readonly number[], n: number): number[] {
  * recompute, tp, pp, vp, cp, sp, distopt, tokens, days; custom shapes: model="custom" layers hidden-size
  * heads kv-heads ffn vocab gated); `api="https://…"` sends estimates to a trainplan API instead of
  * computing in the page; `sync-hash` mirrors the scenario into the page's URL hash (hash.ts) and
- * starts from it; `theme="light|dark"` overrides prefers-color-scheme.
+ * starts from it (the link, its kept fields and the notes on what a change did: linked-estimator-form.ts);
+ * `theme="light|dark"` overrides prefers-color-scheme.
  *
  * It never throws into the host page: every callback catches, shows a message beside the field
  * (or in its status line) and keeps the last good result on screen.
  * Events (bubbling, composed): `trainplan-estimate` with `{ scenario, estimate }` after each good
  * result; `trainplan-invalid` with `{ issues }` when the input cannot be estimated.
  */
-export class TrainplanEstimator extends FormElement<{ scenario: ScenarioInput; estimate: EstimateOk }> {
+export class TrainplanEstimator extends LinkedEstimatorForm {
   static readonly observedAttributes = [...FIELD_NAMES, 'api', 'sync-hash'];
 
-  /** The link's fields the form cannot show: merged into every estimate and the shared hash (form/kept-fields.ts). */
-  #kept: KeptFields = {};
-  /** What the last change did on its own (a kept field dropped, the precision switched), shown under the status. */
-  #notices: string[] = [];
-  /** The precision a GPU change switched away from, restored on a GPU that runs it (until the reader picks one). */
-  #precisionSwitchedFrom: string | undefined;
-  /** The network a GPU change set back to the default, restored on a GPU it serves (until the reader picks one). */
-  #networkSwitchedFrom: string | undefined;
-  /** A bad link's message: it stays, and the page's URL is left alone, until the reader edits a field. */
-  #linkProblem = '';
   /** The last time–cost curve (runNodes with frontier), kept while its request stays the same. */
   readonly #frontier = new LastAnswer<NodesResponseJson>();
   /** The searched "how many nodes" for a deadline: editing the node count leaves its request as it was. */
   readonly #fewest = new LastAnswer<NodesResponseJson>();
-  readonly #onHashChange = () => this.guard(() => this.#readHash(true));
   /** The scaling chart's points and node count, drawn again at the width its column has (it fills it). */
   #scaling: [ScalingPoint[], number] | undefined;
   #scalingWidth = 0;
@@ -133,16 +84,14 @@ export class TrainplanEstimator extends FormElement<{ scenario: ScenarioInput; e
   protected override connected(): void {
     const scaling = this.root.querySelector('.out-scaling');
     if (scaling) this.#resized?.observe(scaling);
-    if (!this.hasAttribute('sync-hash')) return;
-    window.addEventListener('hashchange', this.#onHashChange);
-    this.#readHash(false);
+    super.connected();
   }
 
   protected override disconnected(): void {
     // Off the page, no answer is wanted: the workers' searches stop (LastAnswer.clear aborts them).
     this.setBackend();
     this.#resized?.disconnect();
-    window.removeEventListener('hashchange', this.#onHashChange);
+    super.disconnected();
   }
 
   protected override setBackend(): void {
@@ -151,90 +100,13 @@ export class TrainplanEstimator extends FormElement<{ scenario: ScenarioInput; e
     this.#fewest.clear();
   }
 
-  #readHash(rerun: boolean): void {
-    const hash = window.location.hash;
-    if (!hasScenarioPart(hash)) return;
-    const raw = scenarioFromHash(hash);
-    const v = raw === undefined ? undefined : validateScenario(raw);
-    if (!v?.ok) {
-      const why = v ? `is not valid (${v.issues.map((i) => `${i.path}: ${i.message}`).join('; ')})` : 'could not be read (it is not URI-encoded JSON)';
-      this.#linkProblem = `The link's scenario ${why}; showing the page's example.`;
-      this.status('');
-      return;
-    }
-    const reading = readScenario(raw as ScenarioInput, this.values);
-    // A link states its plan: Auto, left on, would search it away (the searched plan's link states the plan found).
-    this.values = { ...reading.values, auto: 'false' };
-    // The widget's own link states the whole "how many nodes" budget: its deadline, and no tokens is a blank budget.
-    const days = deadlineFromHash(hash);
-    if (days !== undefined) {
-      this.values.days = days;
-      if ((raw as ScenarioInput).training.tokens === undefined) this.values.tokens = '';
-    }
-    this.#kept = reading.kept;
-    this.#notices = [...reading.notes];
-    this.#precisionSwitchedFrom = this.#networkSwitchedFrom = undefined;
-    this.#linkProblem = '';
-    this.status('');
-    this.#showNote();
-    if (rerun) {
-      this.writeForm();
-      this.schedule(0);
-    }
-  }
-
-  /** The reader has taken over: a bad link's message goes, and editing a field the search chooses turns "auto" off. */
+  /** The reader has taken over: editing a field the search chooses turns "auto" off. */
   protected override input(name: string, value: string): boolean {
     this.#cancel?.abort();
-    if (this.#linkProblem) {
-      this.#linkProblem = '';
-      this.status('');
-    }
-    const adjusted = this.change(name, value);
-    // Editing a field the search chooses turns "auto" off.
+    const adjusted = super.input(name, value);
     if (!SEARCHED_FIELDS.includes(name) || this.values.auto !== 'true') return adjusted;
     this.values.auto = 'false';
     return true;
-  }
-
-  /**
-   * One field takes a new value (from the reader or an attribute): kept link fields it conflicts with are
-   * dropped, a GPU without tensor cores for the precision switches it, and one the network cannot serve sets the
-   * network back to the GPU's default (each comes back on a GPU that takes it); the notes say what happened.
-   * True when another field changed with it (the form must be redrawn).
-   */
-  protected override change(name: string, value: string): boolean {
-    const old = this.values[name];
-    this.values[name] = value;
-    if (old === value) return false;
-    const notices: string[] = [];
-    let adjusted = false;
-    const dropped = dropConflicting(this.#kept, name, this.values);
-    this.#kept = dropped.kept;
-    if (dropped.note) notices.push(dropped.note);
-    if (name === 'precision') this.#precisionSwitchedFrom = undefined;
-    if (name === 'network') this.#networkSwitchedFrom = undefined;
-    if (name === 'gpu') {
-      const fit = fitPrecisionToGpu(this.values, this.#precisionSwitchedFrom);
-      const net = fitNetworkToGpu(fit.values, this.#networkSwitchedFrom);
-      adjusted = net.values.precision !== this.values.precision || net.values.network !== this.values.network;
-      this.values = { ...net.values };
-      this.#precisionSwitchedFrom = fit.switchedFrom;
-      this.#networkSwitchedFrom = net.switchedFrom;
-      notices.push(...[fit.note, net.note].filter(Boolean));
-    }
-    this.#notices = notices;
-    this.#showNote();
-    return adjusted;
-  }
-
-  #showNote(): void {
-    say(this.root.querySelector('.note'), [keptNote(this.#kept), ...this.#notices].filter(Boolean).join(' '));
-  }
-
-  /** The status line: a bad link's message (until the reader edits a field), then `text`; muted only without that message. */
-  protected override status(text: string, busy?: boolean): void {
-    super.status([this.#linkProblem, text].filter(Boolean).join(' '), busy && !this.#linkProblem);
   }
 
   protected async update(run: number): Promise<void> {
@@ -249,13 +121,13 @@ export class TrainplanEstimator extends FormElement<{ scenario: ScenarioInput; e
     }
     if (!parsed.ok) {
       // No scenario states what the form shows: no link rather than the last good one's.
-      this.#share(undefined);
+      this.share(undefined);
       return this.showIssues(parsed.issues);
     }
     // The link's fields the form cannot show go with it (with "auto", only the model's: the search picks the rest).
-    let scenario = withKept(parsed.scenario, parsed.auto ? keptIn(this.#kept, 'model') : this.#kept);
+    let scenario = withKept(parsed.scenario, parsed.auto ? keptIn(this.keptFields, 'model') : this.keptFields);
     // The link opens what the form shows, an error included (the results left on screen are marked stale).
-    this.#share(scenario, parsed.budget.deadlineDays);
+    this.share(scenario, parsed.budget.deadlineDays);
     const valid = validateScenario(scenario);
     if (!valid.ok) return this.showIssues(valid.issues.map(issueAt));
     let results: EstimateJson[];
@@ -301,7 +173,7 @@ export class TrainplanEstimator extends FormElement<{ scenario: ScenarioInput; e
       '.out-memory': memoryBar(estimate.memory),
       '.out-pipeline': pipelineSection(estimate),
     });
-    this.#share(scenario, parsed.budget.deadlineDays);
+    this.share(scenario, parsed.budget.deadlineDays);
     emit(this, 'trainplan-estimate', { scenario, estimate });
     await this.#sizing(run, scenario, estimate, parsed.budget, parsed.auto, own);
   }
@@ -343,20 +215,6 @@ export class TrainplanEstimator extends FormElement<{ scenario: ScenarioInput; e
     if (!this.#scaling || (resized && width === this.#scalingWidth)) return;
     this.#scalingWidth = width;
     this.set('.out-scaling', scalingChart(...this.#scaling, width));
-  }
-
-  /** The link and the page's hash for `scenario`; none shown without one (a field the form cannot read). */
-  #share(scenario: ScenarioInput | undefined, days?: number): void {
-    // Only an element with sync-hash starts from the link: elsewhere it would open the page's example.
-    const share = this.root.querySelector<HTMLElement>('.share');
-    if (share) share.hidden = !scenario || !this.hasAttribute('sync-hash');
-    if (!scenario) return;
-    const hash = widgetHash(scenario, days);
-    const link = this.root.querySelector<HTMLAnchorElement>('.share-link');
-    if (link) link.href = `${window.location.href.split('#')[0]}${hash}`;
-    // replaceState, not location.hash: no history entry per keystroke and no scroll jump. A bad link stays
-    // in the address bar (the reader can see and fix it) until the reader edits a field.
-    if (this.hasAttribute('sync-hash') && !this.#linkProblem && window.location.hash !== hash) window.history.replaceState(window.history.state, '', hash);
   }
 
   /**
