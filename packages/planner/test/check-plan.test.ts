@@ -90,6 +90,19 @@ describe('checkPlan: sequence parallelism and tensor-parallel overlap', () => {
     expect(paths({ ...llamaOnH100, seqLength: 8196 })).toEqual(['parallelism.sequenceParallel']);
     expect(paths({ ...llamaOnH100, seqLength: 8196, sequenceParallel: false })).toEqual([]);
   });
+
+  it('at TP 1 sequence parallelism is accepted and costs nothing either way: Korthikanti\'s split over t = 1 ranks is no split', () => {
+    // Megatron's validate_args turns it off at TP 1 with a warning (the exports leave the flag out); the plan must not
+    // credit it with memory nor charge it with time there. PP 4 so the pipeline sends (sent split under SP) count too.
+    const tensor1 = { ...gpt3OnSelene, tensor: 1, pipeline: 4, data: 256, globalBatchSize: 1024 };
+    const on = { ...tensor1, sequenceParallel: true };
+    expect(paths(on)).toEqual([]);
+    const [withSp, without] = [estimateOf(on), estimateOf(tensor1)];
+    expect(withSp.stepTimeSeconds).toBe(without.stepTimeSeconds);
+    expect(withSp.memory.totalBytes).toBe(without.memory.totalBytes);
+    expect(withSp.stages.map((s) => s.memory.activationsBytes)).toEqual(without.stages.map((s) => s.memory.activationsBytes));
+    expect(withSp.warnings).toContain('sequence parallelism has no effect without tensor parallelism');
+  });
 });
 
 describe('checkPlan: precision the GPU has no tensor cores for', () => {

@@ -57,6 +57,14 @@ export function megatronArchitecture(m: ModelShape, preset?: ModelPreset): Archi
  */
 export const nemoUsesLegacyModel = (m: ModelShape): boolean => m.positionEmbedding === 'alibi';
 
+/**
+ * NeMo 1.x's model class switch, written either way: MegatronGPTModel reads `self.mcore_gpt = cfg.get('mcore_gpt', False)`,
+ * so a config merged without the key builds the legacy GPT, which reads none of the Megatron-Core keys the export writes
+ * (context_parallel_size, num_layers_in_first/last_pipeline_stage, account_for_*_in_pipeline_split). Only ALiBi needs the
+ * legacy model (nemoUsesLegacyModel).
+ */
+export const nemoModelClassLine = (m: ModelShape): string => `  mcore_gpt: ${!nemoUsesLegacyModel(m)}`;
+
 /** NeMo 1.x's name of the activation (megatron_gpt_config.yaml: gelu, fast-swiglu, squared-relu, ...). */
 const NEMO_ACTIVATION = { gelu: 'gelu', swiglu: 'fast-swiglu', 'squared-relu': 'squared-relu' } as const;
 
@@ -111,7 +119,6 @@ export function nemoArchitecture(m: ModelShape, preset?: ModelPreset): Architect
     // (nemo/collections/nlp/modules/common/megatron/language_model.py), and mcore_gpt: false selects it.
     notes.push(`  # WARNING: ${m.name} uses ALiBi, which Megatron-Core (and so NeMo 2) does not have: only NeMo 1.x's legacy, `
       + 'non-Megatron-Core GPT model builds it (mcore_gpt: false), and the Megatron-Core-only keys here do not apply to that model');
-    lines.push('  mcore_gpt: false');
   }
   return { lines, notes };
 }

@@ -3,13 +3,14 @@ import { checkPlan, fusedAccumulation, type PlanInput } from '@trainplan/planner
 import { modelById, type ModelPreset } from '@trainplan/presets';
 import { validateScenario } from '../scenario-schema.ts';
 import { resolveScenario } from '../resolve.ts';
-import { megatronArchitecture, nemoArchitecture, nemoUsesLegacyModel } from './export-architecture.ts';
+import { megatronArchitecture, nemoArchitecture, nemoModelClassLine, nemoUsesLegacyModel } from './export-architecture.ts';
 import {
   coreVersionLine, megatronLaunch, MEGATRON_LEFT_OUT, NEMO_LAUNCH, NEMO_LEFT_OUT, plannedClusterLine, tokenizerNote, type CoreRequirement,
 } from './export-header.ts';
 import { megatronGradReduceInBf16, nemoGradientText } from './export-gradients.ts';
 import { nemoFsdpStrategy, nemoFsdpText } from './export-nemo-fsdp.ts';
 import { nemoLegacyWarning, nemoSplitLines } from './export-nemo-split.ts';
+import { recomputeNumLayers } from './export-recompute.ts';
 import { megatronEnvironment, megatronSharding, usesMegatronFsdp } from './export-sharding.ts';
 import { presetTokenizer } from './export-tokenizer.ts';
 import { DEFAULT_VOCAB_DIVISOR, unpaddedRowsNote, vocabPadding } from './export-vocab.ts';
@@ -64,15 +65,14 @@ function coreRequirements(plan: PlanInput, split: PipelineSplit, megatron: boole
 }
 
 /**
- * Megatron's --recompute-num-layers N for full recompute, method block: N applies in each model chunk
- * (megatron/core/transformer/transformer_block.py: a TransformerBlock, one per chunk, checkpoints the
- * first recompute_num_layers of its own layers), so it is recomputeLayers / v (a multiple of v: checkPlan),
- * and for every layer the fullest chunk's layer count, L / (p·v) when the split is even.
+ * Sequence parallelism at TP 1: Korthikanti et al. 2022 (§4.2.2) split the LayerNorm and dropout activations over the t
+ * tensor-parallel ranks, so at t = 1 it splits nothing and moves nothing, and the planner costs it so (activations.ts
+ * divides by t; the collectives of one rank cost nothing). Megatron-LM's validate_args ("Disabling sequence parallelism
+ * because tensor model parallelism is disabled") and NeMo turn it off there, so the exports leave it out and say why.
  */
-function recomputeLayersPerChunk(plan: PlanInput, split: PipelineSplit): number {
-  const v = plan.virtualStages;
-  return (plan.recomputeLayers ?? Math.max(split.first, split.middle, split.last)) / v;
-}
+const sequenceParallelNoOp = (plan: PlanInput): boolean => plan.sequenceParallel && plan.tensor === 1;
+const writesSequenceParallel = (plan: PlanInput): boolean => plan.sequenceParallel && plan.tensor > 1;
+const SEQUENCE_PARALLEL_AT_TP1 = 'sequence parallelism: left out, as at tensor-parallel size 1 it splits nothing and the plan gains nothing from it';
 
 /**
  * A contract scenario as Megatron-LM command-line arguments (megatron/training/arguments.py names; the
@@ -100,6 +100,7 @@ export function toMegatronArgs(scenario: unknown, options: ExportOptions = {}): 
     ...unpaddedRowsNote(vocab, m.vocabSize, plan.tensor, `drop --make-vocab-size-divisible-by ${vocab.divisor} for the default`).map((n) => `# ${n}`),
     ...architecture.notes,
     ...sharding.notes,
+    ...(sequenceParallelNoOp(plan) ? [`# ${SEQUENCE_PARALLEL_AT_TP1}; Megatron-LM's validate_args turns --sequence-parallel off there, with a warning`] : []),
   ];
   const args: string[] = [
     `--num-layers ${m.layers}`, `--hidden-size ${m.hiddenSize}`, `--num-attention-heads ${m.attentionHeads}`,
@@ -123,10 +124,10 @@ export function toMegatronArgs(scenario: unknown, options: ExportOptions = {}): 
   // loss has chunks of unequal layer counts (the first and last one layer fewer), so it names the degree too.
   const byDegree = split.uneven || split.slots !== 'layers';
   if (v > 1) args.push(byDegree ? `--num-virtual-stages-per-pipeline-rank ${v}` : `--num-layers-per-virtual-pipeline-stage ${m.layers / (plan.pipeline * v)}`);
-  if (plan.sequenceParallel) args.push('--sequence-parallel');
+  if (writesSequenceParallel(plan)) args.push('--sequence-parallel');
   if (plan.recompute === 'selective') args.push('--recompute-granularity selective');
   if (plan.recompute === 'full') {
-    args.push('--recompute-granularity full', '--recompute-method block', `--recompute-num-layers ${recomputeLayersPerChunk(plan, split)}`);
+    args.push('--recompute-granularity full', '--recompute-method block', `--recompute-num-layers ${recomputeNumLayers(plan.recomputeLayers, split, v)}`);
   }
   args.push(...sharding.args);
   if (plan.precision === 'bf16') args.push('--bf16');
@@ -216,6 +217,7 @@ export function toNemoYaml(scenario: unknown, options: ExportOptions = {}): stri
     `  devices: ${plan.gpusPerNode}`,
     `  precision: ${plan.precision === 'fp16' ? 16 : 'bf16'}`,
     'model:',
+    nemoModelClassLine(m),
     `  micro_batch_size: ${plan.microBatchSize}`,
     `  global_batch_size: ${plan.globalBatchSize}`,
     `  tensor_model_parallel_size: ${plan.tensor}`,
@@ -223,7 +225,8 @@ export function toNemoYaml(scenario: unknown, options: ExportOptions = {}): stri
     `  virtual_pipeline_model_parallel_size: ${plan.virtualStages > 1 ? plan.virtualStages : 'null'}`,
     ...nemoSplitLines(plan, split),
     `  context_parallel_size: ${plan.context}`,
-    `  sequence_parallel: ${plan.sequenceParallel}`,
+    ...(sequenceParallelNoOp(plan) ? [`  # ${SEQUENCE_PARALLEL_AT_TP1}; NeMo's MegatronBaseModel._validate_and_override_config sets sequence_parallel False there`] : []),
+    `  sequence_parallel: ${writesSequenceParallel(plan)}`,
     `  encoder_seq_length: ${plan.seqLength}`,
     `  max_position_embeddings: ${maxPositions(plan)}`,
     `  num_layers: ${m.layers}`,
@@ -239,7 +242,7 @@ export function toNemoYaml(scenario: unknown, options: ExportOptions = {}): stri
     `  activations_checkpoint_granularity: ${plan.recompute === 'none' ? 'null' : plan.recompute}`,
     `  activations_checkpoint_method: ${plan.recompute === 'full' ? 'block' : 'null'}`,
     // NeMo hands this to Megatron-Core's recompute_num_layers: per model chunk, as for Megatron-LM.
-    `  activations_checkpoint_num_layers: ${plan.recompute === 'full' ? recomputeLayersPerChunk(plan, split) : 'null'}`,
+    `  activations_checkpoint_num_layers: ${plan.recompute === 'full' ? recomputeNumLayers(plan.recomputeLayers, split, plan.virtualStages) : 'null'}`,
     `  hidden_dropout: ${plan.dropout ? 0.1 : 0}`,
     `  attention_dropout: ${plan.dropout ? 0.1 : 0}`,
     `  use_flash_attention: ${plan.attentionKernel === 'flash'}`,

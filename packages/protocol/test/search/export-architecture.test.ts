@@ -57,6 +57,7 @@ describe('ALiBi, which Megatron-LM and Megatron-Core do not have (BLOOM)', () =>
     const yaml = yamlLines(bloom);
     expect(yaml).toContain('  position_embedding_type: alibi');
     expect(yaml).toContain('  mcore_gpt: false');
+    expect(yaml).not.toContain('  mcore_gpt: true');
     expect(yaml).toContainEqual(expect.stringMatching(/^ {2}# WARNING: BLOOM 176B uses ALiBi, which Megatron-Core/));
   });
   it('NeMo: the legacy model cannot start an uneven split, said first (70 % 12 = 10), and the rest still written', () => {
@@ -101,5 +102,18 @@ describe('Llama 3.1 and 3.2 RoPE scaling (Hugging Face config.json rope_scaling 
     expect(toNemoYaml(on64('llama3.1-70b'))).not.toContain('RoPE scaling factor');
     expect(yamlLines(on64('llama3.2-1b'))).toContainEqual(expect.stringMatching(/^ {2}# RoPE scaling factor 32: NeMo 1.x has no key for it/));
     expect(toNemoYaml(on64('llama3-70b'))).not.toContain('scale_positional_embedding');
+  });
+});
+
+describe('NeMo builds the Megatron-Core GPT the keys are written for (mcore_gpt: true)', () => {
+  it.each(['llama3-70b', 'gpt3-175b', 'nemotron4-15b'])('%s: mcore_gpt: true once, under model:, so the Megatron-Core-only keys apply', (model) => {
+    // MegatronGPTModel reads cfg.get('mcore_gpt', False): left out, a merged config builds the legacy model, which reads
+    // none of context_parallel_size, num_layers_in_first/last_pipeline_stage or account_for_*_in_pipeline_split.
+    const yaml = yamlLines(on64(model));
+    expect(yaml.filter((l) => /^ {2}mcore_gpt:/.test(l))).toEqual(['  mcore_gpt: true']);
+    const at = yaml.indexOf('  mcore_gpt: true');
+    expect(at).toBeGreaterThan(yaml.indexOf('model:'));
+    expect(yaml.slice(yaml.indexOf('model:') + 1, at).every((l) => l.startsWith('  '))).toBe(true);
+    expect(toMegatronArgs(on64(model))).not.toContain('mcore');
   });
 });

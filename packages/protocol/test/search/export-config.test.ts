@@ -123,6 +123,24 @@ describe('toNemoYaml', () => {
     for (const line of ['  activation: gelu', '  normalization: layernorm', '  bias: true', '  position_embedding_type: learned_absolute',
       '  share_embeddings_and_output_weights: true']) expect(yaml).toContain(line);
   });
+  it('leaves sequence parallelism out at TP 1, where it splits nothing and Megatron and NeMo turn it off, and says so', () => {
+    // Megatron-LM's validate_args: "Disabling sequence parallelism because tensor model parallelism is disabled"; NeMo's
+    // _validate_and_override_config likewise. The plan costs it as nothing there (check-plan.test.ts).
+    const tp1 = { ...LLAMA, cluster: { gpu: 'h100-sxm', nodes: 4 }, parallelism: { tensor: 1, pipeline: 1, sequenceParallel: true, distributedOptimizer: true } };
+    const args = toMegatronArgs(tp1)!;
+    expect(args.split('\n').filter((l) => !l.startsWith('#')).join('\n')).not.toContain('--sequence-parallel');
+    expect(args.split('\n')).toContainEqual(expect.stringMatching(/^# sequence parallelism: left out, as at tensor-parallel size 1 it splits nothing.*validate_args/));
+    const yaml = toNemoYaml(tp1)!.split('\n');
+    expect(yaml).toContain('  sequence_parallel: false');
+    expect(yaml).toContainEqual(expect.stringMatching(/^ {2}# sequence parallelism: left out, .*_validate_and_override_config/));
+    // At TP 2 it is written as asked, with no such note; and a TP 1 plan without it has no note either.
+    const tp2 = { ...tp1, parallelism: { ...tp1.parallelism, tensor: 2 } };
+    expect(toMegatronArgs(tp2)).toContain('--sequence-parallel');
+    expect(toNemoYaml(tp2)!.split('\n')).toContain('  sequence_parallel: true');
+    for (const text of [toMegatronArgs(tp2)!, toNemoYaml(tp2)!, toMegatronArgs({ ...tp1, parallelism: { ...tp1.parallelism, sequenceParallel: false } })!]) {
+      expect(text).not.toContain('sequence parallelism: left out');
+    }
+  });
   it('states gradient_accumulation_fusion as the plan has it', () => {
     expect(toNemoYaml(LLAMA)!.split('\n')).toContain('  gradient_accumulation_fusion: true');
     const unfused = toNemoYaml({ ...LLAMA, training: { ...LLAMA.training, gradientAccumulation: '16-bit' } })!;
