@@ -19,6 +19,13 @@ describe('a cluster size written with a scale reads as its digits do (k and thou
     ['10k nodes', '10,000 nodes', { nodes: 10_000 }],
     ['1M nodes', '1,000,000 nodes', { nodes: 1_000_000 }],
     ['1m h100 nodes', '1,000,000 h100 nodes', { nodes: 1_000_000 }],
+    // QA: "on 1b H100s" was a budget of 1B tokens, planned on 128 nodes; b, billion, T and trillion count as k and M do.
+    ['1b H100s', '1,000,000,000 H100s', { gpus: 1e9 }],
+    ['1B H100', '1,000,000,000 H100', { gpus: 1e9 }],
+    ['1 billion H100s', '1,000,000,000 H100s', { gpus: 1e9 }],
+    ['1b GPUs', '1,000,000,000 GPUs', { gpus: 1e9 }],
+    ['1b nodes', '1,000,000,000 nodes', { nodes: 1e9 }],
+    ['2T H100s', '2,000,000,000,000 H100s', { gpus: 2e12 }],
   ])('"%s" is planned as "%s"', (scaled, digits, counts) => {
     const q = parse(on(scaled));
     expect(q.stated).toMatchObject(counts);
@@ -48,6 +55,9 @@ describe('a cluster past the protocol\'s caps (1,000,000 nodes; GPUs to 1,000,00
     ['9 million GPUs', 'the GPU count must be at most 8,000,000 GPUs, 1,000,000 nodes of 8 (9,000,000 asked)'],
     ['1e20 H100s', 'the GPU count must be at most 8,000,000 GPUs, 1,000,000 nodes of 8 (100,000,000,000,000,000,000 asked)'],
     ['1e308 H100s', 'the GPU count must be at most 8,000,000 GPUs, 1,000,000 nodes of 8 (1e+308 asked)'],
+    ['1b H100s', 'the GPU count must be at most 8,000,000 GPUs, 1,000,000 nodes of 8 (1,000,000,000 asked)'],
+    ['1B H100', 'the GPU count must be at most 8,000,000 GPUs, 1,000,000 nodes of 8 (1,000,000,000 asked)'],
+    ['1b nodes', 'the node count must be at most 1,000,000 nodes (1,000,000,000 asked)'],
   ])('"%s": %s', (size, refusal) => {
     const a = ask(on(size), { publicUrl: null });
     expect([a.ok, a.headline]).toEqual([false, `I could not answer that: ${refusal}.`]);
@@ -56,5 +66,27 @@ describe('a cluster past the protocol\'s caps (1,000,000 nodes; GPUs to 1,000,00
   it('1,000,000 nodes, the cap itself, is planned', () => {
     expect(parse(on('1M nodes')).stated.nodes).toBe(1_000_000);
     expect(ask(on('1M nodes'), { publicUrl: null }).headline).not.toMatch(/must be at most/);
+  });
+});
+
+describe('a count of tokens in billions stays tokens: only a count directly before GPUs or nodes counts them', () => {
+  it.each([
+    ['train llama3-8b on 1B tokens', { tokens: 1e9 }],
+    ['train llama3-8b on 1b tokens with 8 H100s', { tokens: 1e9, gpus: 8 }],
+    ['train on 1b tokens with 8 H100s', { tokens: 1e9, gpus: 8 }],
+    // "300b" after the model and "on": the tokens it trains on (bare-tokens.ts), beside the GPUs or a precision after it.
+    ['train llama3-8b on 300b on 64 H100', { tokens: 300e9, gpus: 64 }],
+    ['train llama3-8b on 300b bf16 on 64 H100', { tokens: 300e9, gpus: 64, precision: 'bf16' }],
+  ])('"%s"', (question, stated) => {
+    const q = parse(question);
+    expect(q.stated).toMatchObject(stated);
+    expect(q.notRead ?? []).toEqual([]);
+  });
+
+  it('"serve 1b tokens a day": no cluster read from it', () => {
+    const q = parse('serve llama3-8b at 1b tokens a day');
+    expect([q.stated.gpus, q.stated.nodes]).toEqual([undefined, undefined]);
+    expect(ask('serve llama3-8b at 1b tokens a day', { publicUrl: null }).headline).not.toMatch(/must be at most/);
+    expect(parse('serve 1b tokens a day').stated.gpus).toBeUndefined();
   });
 });

@@ -1,7 +1,8 @@
 /** @trainplan/protocol: the wire shapes of the contract, their validators and their JSON Schemas. */
 export type {
   PrecisionId, RecomputeMode, ScheduleId, ModelObjectInput, ScenarioInput, MemoryJson, BreakdownJson, ContractBreakdownJson,
-  ResolvedJson, ContractEstimateOk, EstimateOk, ReceivedEstimateOk, EstimateInfeasible, EstimateJson, ReceivedEstimateJson,
+  ResolvedJson, ReceivedResolvedJson, ContractEstimateOk, EstimateOk, ReceivedEstimateOk, EstimateInfeasible, ReceivedEstimateInfeasible,
+  EstimateJson, ReceivedEstimateJson,
   InfeasibleReason, FieldIssue,
 } from './wire.ts';
 export type { ResolvedScenarioInput, ResolvedModelObject, ResolvedParallelism, ResolvedTraining } from './resolved.ts';
@@ -10,7 +11,7 @@ export {
   validateScenario, validateScenarios,
 } from './scenario-schema.ts';
 export type { ScenarioValidation, ScenariosValidation } from './scenario-schema.ts';
-export { MAX_CLUSTER_GPUS, MAX_CLUSTER_NODES, MAX_GPUS_PER_NODE } from './cluster-caps.ts';
+export { MAX_CLUSTER_GPUS, MAX_CLUSTER_NODES, MAX_GPUS_PER_NODE, mostClusterGpus } from './cluster-caps.ts';
 export {
   estimateSchema, estimateOkSchema, fullEstimateOkSchema, fieldIssueSchema, estimateJsonSchema, validateEstimate,
 } from './estimate-schema.ts';

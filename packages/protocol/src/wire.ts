@@ -171,6 +171,8 @@ export interface ResolvedJson {
   precision: PrecisionId;
   // The extensions below are optional for a reader (answers from before each lack it); every answer of ours carries each
   // but fp8Params and recomputeLayers, which only some plans have (estimate-schema.ts's fullEstimateOkSchema holds it to that).
+  // communicationModel and oversubscription are required here, as run.ts's toEstimateJson sends them, and optional in the
+  // reader's type (ReceivedResolvedJson).
   /** Extension: whether hidden and attention dropout was on (the scenario field, or the model's default). */
   dropout?: boolean;
   /** Extension: the attention kernel costed (the scenario field, or the GPU's default: unfused on a V100, else flash). */
@@ -195,9 +197,9 @@ export interface ResolvedJson {
   /** Extension: transformer layers on each pipeline stage, first to last. */
   layersPerStage?: number[];
   /** Extension: how the collectives were costed: NCCL's closed form, or the discrete-event emulator on the topology. */
-  communicationModel?: 'closed-form' | 'emulated';
+  communicationModel: 'closed-form' | 'emulated';
   /** Extension: the fat tree's leaf oversubscription (1: non-blocking); only the emulator's topology uses it. */
-  oversubscription?: number;
+  oversubscription: number;
 }
 
 /** A feasible estimate's contract fields: the stable minimum any API that serves the contract sends. */
@@ -235,11 +237,15 @@ export interface EstimateOk extends ContractEstimateOk {
 /** `Full` as a reader may receive it: `Contract`'s fields, and any of the rest (extensions an API may leave out). */
 type Received<Full extends Contract, Contract> = Contract & Partial<Omit<Full, keyof Contract>>;
 
+/** ResolvedJson as a reader may receive it: communicationModel and oversubscription, which older answers lack, optional. */
+export type ReceivedResolvedJson = Received<ResolvedJson, Omit<ResolvedJson, 'communicationModel' | 'oversubscription'>>;
+
 /**
  * A feasible estimate as a client reads it from an API (validateEstimate's type): the contract's fields, and any of
  * trainplan's extensions, which the contract lets an API leave out (another implementation, an older trainplan).
  */
-export type ReceivedEstimateOk = Received<EstimateOk, ContractEstimateOk> & { breakdown: Received<BreakdownJson, ContractBreakdownJson> };
+export type ReceivedEstimateOk = Received<Omit<EstimateOk, 'resolved'> & { resolved: ReceivedResolvedJson }, ContractEstimateOk>
+  & { breakdown: Received<BreakdownJson, ContractBreakdownJson> };
 
 export type InfeasibleReason = 'out-of-memory' | 'indivisible' | 'invalid';
 
@@ -273,5 +279,7 @@ export interface EstimateInfeasible {
 }
 
 export type EstimateJson = EstimateOk | EstimateInfeasible;
+/** An infeasible answer as a client reads it from an API: its plan, where it has one, may lack extensions (ReceivedResolvedJson). */
+export type ReceivedEstimateInfeasible = Omit<EstimateInfeasible, 'resolved'> & { resolved?: ReceivedResolvedJson };
 /** One estimate as a client reads it from an API: a feasible one may lack any extension (ReceivedEstimateOk). */
-export type ReceivedEstimateJson = ReceivedEstimateOk | EstimateInfeasible;
+export type ReceivedEstimateJson = ReceivedEstimateOk | ReceivedEstimateInfeasible;

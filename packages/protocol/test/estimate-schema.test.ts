@@ -161,6 +161,18 @@ describe("the contract's fields are required, trainplan's extensions are not", (
   it('an answer without ok is refused as neither a feasible nor an infeasible one', () => {
     expect(validateEstimate(without(contractOutput, 'ok'))).toEqual({ ok: false, issues: [{ path: '', message: expect.stringContaining('with ok true or ok false') }] });
   });
+
+  // wire.ts: ResolvedJson requires them (every answer of ours sends both), ReceivedResolvedJson does not (older answers lack them).
+  it('a plan without communicationModel and oversubscription is read, feasible or out of memory; our own full schema refuses it', () => {
+    const older = without(without(ours, 'resolved.communicationModel'), 'resolved.oversubscription');
+    const read = validateEstimate(older);
+    expect(read).toEqual({ ok: true, value: older });
+    expect(read.ok && read.value.ok ? read.value.resolved?.oversubscription : 'unread').toBeUndefined();
+    const refused = without(without(outOfMemory, 'resolved.communicationModel'), 'resolved.oversubscription');
+    expect(validateEstimate(refused)).toEqual({ ok: true, value: refused });
+    const full = validate(fullEstimateOkSchema, older);
+    expect(full.ok ? [] : full.issues.map((i) => i.path)).toEqual(['resolved.communicationModel', 'resolved.oversubscription']);
+  });
 });
 
 describe("trainplan's own answers carry every extension (fullEstimateOkSchema)", () => {

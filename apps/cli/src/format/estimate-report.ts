@@ -38,7 +38,7 @@ export function headerLine(e: Pick<EstimateOk, 'resolved' | 'parameters'>): stri
   const sharding = r.distributedOptimizer ? ['distributed optimizer'] : r.zeroStage > 0 ? [`ZeRO-${r.zeroStage}`] : [];
   return [
     `${r.model} (${compactCount(e.parameters)} parameters)`,
-    `${r.gpu} × ${grouped(r.gpus)} (${countText(r.nodes, 'node')} × ${r.gpusPerNode}, ${r.network}${(r.oversubscription ?? 1) > 1 && r.communicationModel === 'emulated' ? `, leaves ${r.oversubscription}:1 oversubscribed` : ''})`,
+    `${r.gpu} × ${grouped(r.gpus)} (${countText(r.nodes, 'node')} × ${r.gpusPerNode}, ${r.network}${r.oversubscription > 1 && r.communicationModel === 'emulated' ? `, leaves ${r.oversubscription}:1 oversubscribed` : ''})`,
     `TP ${r.tensor} · PP ${r.pipeline}${pipelineSplitLabel(r)} · DP ${grouped(r.data)} · CP ${r.context} · v ${r.virtualStages}`,
     `micro-batch ${r.microBatchSize}`,
     `global batch ${grouped(r.globalBatchSize)} (${grouped(r.microBatches)} micro-batch${r.microBatches === 1 ? '' : 'es'})`,

@@ -1,4 +1,4 @@
-import { MAX_CLUSTER_GPUS, MAX_CLUSTER_NODES, MAX_COLLECTIVE_NODES, MAX_GPUS_PER_NODE } from '@trainplan/protocol';
+import { MAX_CLUSTER_NODES, MAX_COLLECTIVE_NODES, MAX_GPUS_PER_NODE, mostClusterGpus } from '@trainplan/protocol';
 import { countOf } from '@trainplan/units';
 import { gpusPerNodeOf } from '../cluster-of.ts';
 import type { AskParameters, IntentName } from '../question.ts';
@@ -68,7 +68,8 @@ function pastCapProblems(stated: AskParameters, intent: IntentName): string[] {
   // the most, and not said of none ("nodes of 0 gpus").
   const perNode = Math.min(gpusPerNodeOf(stated), MAX_GPUS_PER_NODE);
   const mostNodes = intent === 'collective' ? MAX_COLLECTIVE_NODES : MAX_CLUSTER_NODES;
-  const mostGpus = intent === 'collective' ? mostNodes * perNode : Math.min(MAX_CLUSTER_GPUS, mostNodes * perNode);
+  // A collective's GPUs are its nodes' alone; a plan's are the protocol's cluster cap (cluster-caps.ts mostClusterGpus).
+  const mostGpus = intent === 'collective' ? mostNodes * perNode : mostClusterGpus(perNode);
   if (nodes !== undefined && !(nodes <= mostNodes)) out.push(`${fieldWords('cluster.nodes')?.name} must be at most ${countOf(mostNodes, 'node')} (${askedWords(nodes)})`);
   if (gpus !== undefined && perNode >= 1 && !(gpus <= mostGpus)) {
     const most = mostGpus < mostNodes * perNode ? countOf(mostGpus, 'GPU') : `${countOf(mostGpus, 'GPU')}, ${countOf(mostNodes, 'node')} of ${perNode}`;

@@ -25,7 +25,7 @@ const FLASH_SWITCH = switchPattern(FLASH);
 const FA_SWITCH = switchPattern(FA);
 
 /** The kernel read, and the words it was read from; or the words that ask it both ways, or contradict the one read. */
-export interface AttentionKernelRead {
+interface AttentionKernelRead {
   kernel?: 'flash' | 'unfused';
   written: string;
   other?: string;

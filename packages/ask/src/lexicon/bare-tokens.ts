@@ -16,7 +16,7 @@ const BARE_SIZE = /^(\d+(?:\.\d+)?)\s*(b|t|billion|trillion)$/;
 const TRAINED_ON = /\b(?:on|for|through|over|with|using|of|past|across)\s+(?:(?:about|around|roughly|~)\s*)?$/;
 
 /** The bare size read as training tokens, as written, and the mention it came from (to leave out of the models not read). */
-export interface BareTokens {
+interface BareTokens {
   tokens: number;
   written: string;
   mention: OtherModel;

@@ -42,7 +42,7 @@ export function dayOf(year: number, month: number, date: number): number | undef
   return era * DAYS_PER_ERA + yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy - EPOCH_SHIFT;
 }
 /** Gregorian leap years: every fourth, less centuries not divisible by 400. */
-export const isLeap = (year: number): boolean => (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+const isLeap = (year: number): boolean => (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
 const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 export const daysInMonth = (year: number, month: number): number => (month === 2 && isLeap(year) ? 29 : MONTH_DAYS[month - 1] ?? 0);
 export const lastOf = (year: number, month: number): number => dayOf(year, month, daysInMonth(year, month)) ?? 0;

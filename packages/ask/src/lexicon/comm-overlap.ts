@@ -1,6 +1,5 @@
-import type { NotRead } from '../question.ts';
 import type { Scanner } from './quantities.ts';
-import { BOTH_WAYS, contradicts, switchPattern, takeSwitch, takeSwitchReading } from './switch-words.ts';
+import { switchPattern, takeSwitch, takeSwitchReading, type SwitchReading } from './switch-words.ts';
 
 /**
  * The overlaps of communication with compute a question may turn on, each the scenario's parallelism extension and the
@@ -13,7 +12,7 @@ import { BOTH_WAYS, contradicts, switchPattern, takeSwitch, takeSwitchReading } 
  * "reduce" and "gather" they hold would name one) and the parallel sizes ("tp" and "pp").
  */
 
-export type OverlapField = 'overlapTensorParallelComm' | 'overlapGradReduce' | 'overlapPipelineComm' | 'scatterGather';
+type OverlapField = 'overlapTensorParallelComm' | 'overlapGradReduce' | 'overlapPipelineComm' | 'scatterGather';
 
 /** Communication's names, and the collectives' own ("overlap the tp all-gather"). */
 const COMM = String.raw`(?:comm(?:unication)?s?|collectives?|all[\s-]*reduces?|all[\s-]*gathers?|reduce[\s-]*scatters?)`;
@@ -46,24 +45,12 @@ const WHICH_UNSAID = switchPattern(String.raw`\b(?:compute[\s-]*)?${COMM}[\s-]*(
 export const WHICH_OVERLAP_UNSAID = 'which communication is overlapped is not said: say "tp comm overlap" for tensor-parallel collectives with '
   + 'the GEMMs, "overlap grad reduce" for the gradient reduction with the backward pass, or "overlap p2p" for pipeline sends; each is off unless said';
 
-/** The overlaps the text turns on or off, each taken out of it with the words it was read from; an overlap of nothing named, said. */
-export function takeCommOverlaps(s: Scanner, typed: (phrase: string) => string): {
-  settings: Partial<Record<OverlapField, boolean>>; written: Partial<Record<OverlapField, string>>; notRead: NotRead[];
-} {
-  const settings: Partial<Record<OverlapField, boolean>> = {};
-  const written: Partial<Record<OverlapField, string>> = {};
-  const notRead: NotRead[] = [];
-  for (const [field, pattern] of OVERLAPS) {
-    const reading = takeSwitchReading(s, pattern);
-    // "With and without tp comm overlap": both asked, neither planned, said.
-    if (reading?.both !== undefined) notRead.push({ phrase: `"${typed(reading.both)}"`, why: BOTH_WAYS });
-    const read = reading?.read;
-    if (read === undefined) continue;
-    settings[field] = read.on;
-    written[field] = read.written;
-    if (reading?.other !== undefined) notRead.push({ phrase: `"${typed(reading.other)}"`, why: contradicts(typed(read.written)) });
-  }
+/**
+ * Each overlap's reading, in OVERLAPS' order (undefined where the text names it not), every mention taken out of the text,
+ * for switches-read.ts to set as every switch is; and the words of an overlap of nothing named, to say.
+ */
+export function takeCommOverlaps(s: Scanner): { readings: [OverlapField, SwitchReading | undefined][]; whichUnsaid?: string } {
+  const readings = OVERLAPS.map(([field, pattern]): [OverlapField, SwitchReading | undefined] => [field, takeSwitchReading(s, pattern)]);
   const unsaid = takeSwitch(s, WHICH_UNSAID);
-  if (unsaid !== undefined) notRead.push({ phrase: `"${typed(unsaid.written)}"`, why: WHICH_OVERLAP_UNSAID });
-  return { settings, written, notRead };
+  return { readings, ...(unsaid !== undefined && { whichUnsaid: unsaid.written }) };
 }

@@ -31,6 +31,14 @@ const COMPARE_BEFORE = /\bcompar(?:e|ing)\b/;
 /** A mention that names a model ("llama3-70b", "gpt-3", "13b"), not a count in millions that BARE_SIZE also reads. */
 const NAMED = /\d\s*(?:b|t|billion|trillion)\b|[a-z]{2,}(?<!\d\s*(?:million|params?|parameters?|models?))(?![a-z])/;
 
+/**
+ * What follows a size that counts machines: a GPU's name ("1b H100s", "1B A100 80GB", shaped as hardware.ts's GPU_TOKEN
+ * reads one, never a precision or a parallel size: "300b bf16"), GPUs or nodes. The size is a cluster's, as "1M H100s" is
+ * (counts.ts), refused past the protocol's caps (answer/whole-counts.ts): never a model not compared nor a token budget
+ * (bare-tokens.ts). QA: "llama3-70b on 1b H100s" planned 1B tokens on 128 nodes.
+ */
+const COUNTS_MACHINES = /^[\s-]*(?:(?:[hd]gx[\s-]*)?(?!(?:fp|bf|tf|tp|pp|dp|ep|cp|sp|vp|mp|mb|bs|int)\d)[a-z]{1,3}\d{2,4}[a-z]*|gpus?|nodes?)\b/;
+
 /** A model named in the question besides the first, as written ("13b"), with what the lexicon read it as. */
 export interface OtherModel {
   readonly match: ModelMatch;
@@ -67,8 +75,10 @@ export function takeOtherModels(s: Scanner, first: ModelMatch, firstWritten: str
   const key = (m: ModelMatch): string => m.model ?? `${m.unknownSize ?? ''}:${m.family ?? ''}:${m.unmodelled ?? ''}`;
   const [lead, ...others] = run.filter((m, i) => run.findIndex((o) => key(o.match) === key(m.match)) === i);
   // Mentions outside the run: said by the caller (Not read), never dropped unsaid.
-  // A bare count in millions ("8.64 million requests", "seq 1m", "a 2M € budget") is left to the readers of those.
-  const unjoined = found.filter((f, i) => (i < start || i > end) && !run.some((m) => key(m.match) === key(f.match)) && NAMED.test(f.written));
+  // A bare count in millions ("8.64 million requests", "seq 1m", "a 2M € budget") is left to the readers of those, and one of
+  // machines ("1b H100s") to the cluster's counts.
+  const counted = (f: OtherModel): boolean => COUNTS_MACHINES.test(s.text.slice(f.match.index + f.match.length));
+  const unjoined = found.filter((f, i) => (i < start || i > end) && !run.some((m) => key(m.match) === key(f.match)) && NAMED.test(f.written) && !counted(f));
   return { first: lead!.match, others, unjoined };
 }
 

@@ -35,7 +35,7 @@ import type { Scanner } from './scanner.ts';
 const AMBIGUOUS = 'a numeric date reads month first in the US and day first in Europe, so 1/2 is 2 January or 1 February; write the month\'s name, e.g. "by 15 January 2027", or an ISO date, e.g. "by 2027-01-15"';
 
 /** A date deadline found in the text: the phrase ("by 31 december", as normalised) and the form that reads it. */
-export interface DatePhrase {
+interface DatePhrase {
   phrase: string;
   form: DateForm;
   match: RegExpExecArray;
@@ -51,9 +51,6 @@ function findDate(text: string): DatePhrase | undefined {
   return found;
 }
 
-/** A deadline the question gives as a date, which has no length without today's date (packages keep no clock). */
-export const findDateDeadline = (text: string): string | undefined => findDate(text)?.phrase;
-
 /** A date deadline taken out of the text (blanked, so its digits are read as nothing else); undefined when none. */
 export function takeDate(s: Scanner): DatePhrase | undefined {
   const found = findDate(s.text);
@@ -62,7 +59,7 @@ export function takeDate(s: Scanner): DatePhrase | undefined {
 }
 
 /** A date read against today: the deadline with its reading said, a date refused (past, today, none such), or one not read. */
-export type DateDeadline = { ok: true; deadline: Deadline } | { ok: false; problem: string } | { ok: false; unread: string };
+type DateDeadline = { ok: true; deadline: Deadline } | { ok: false; problem: string } | { ok: false; unread: string };
 
 const plural = (n: number, unit: string): string => `${n.toLocaleString('en-US')} ${unit}${n === 1 ? '' : 's'}`;
 

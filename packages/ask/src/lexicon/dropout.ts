@@ -1,5 +1,5 @@
 import type { Scanner } from './quantities.ts';
-import { AFFIRMATION, BOTH, NEGATION, OFF_VALUE, ON_VALUE, offAfter } from './switch-words.ts';
+import { AFFIRMATION, BOTH, bothWays, NEGATION, OFF_VALUE, ON_VALUE, offAfter, takeMentions } from './switch-words.ts';
 
 /**
  * Dropout on or off ("with dropout", "no dropout", "dropout 0.1", "dropout=0"): the scenario's training.dropout (hidden
@@ -26,7 +26,7 @@ const TO_VALUE = String.raw`\s?(?:=|:)?\s?(?:is\s|was\s|of\s|at\s)?(?:turned\s|s
 const MENTION = new RegExp(String.raw`(?:(?<both>${BOTH})|(?<off>${NEGATION})|${AFFIRMATION})?${NAME}(?:${RATE}${TO_VALUE}(?:\b(?<after>${OFF_VALUE}|${ON_VALUE})\b|${NUMBER})|(?<free>-free)\b)?`, 'g');
 
 /** The dropout stated, with the words read; `other`, a mention of the same dropout saying the other; `both`, "with and without". */
-export interface DropoutRead {
+interface DropoutRead {
   dropout?: boolean;
   written: string;
   other?: string;
@@ -46,11 +46,11 @@ function onOf(g: Record<string, string | undefined>): boolean {
  * the same dropout said on and off is a contradiction, the first planned.
  */
 export function takeDropout(s: Scanner): DropoutRead | undefined {
-  const found = [...s.text.matchAll(MENTION)];
-  for (const m of found) s.blank({ index: m.index ?? 0, length: m[0].length });
+  // Its mentions are taken as every switch's are (switch-words.ts); read here for the rate and the kind of dropout each names.
+  const found = takeMentions(s, MENTION);
   if (found.length === 0) return undefined;
-  const both = found.find((m) => m.groups?.both !== undefined);
-  if (both !== undefined) return { written: both[0].trim(), both: both[0].trim() };
+  const both = bothWays(found);
+  if (both !== undefined) return { written: both, both };
   const mentions = found.map((m) => ({ kind: (m.groups?.kind ?? '').replace('attn', 'attention'), on: onOf(m.groups ?? {}), written: m[0].trim() }));
   const first = mentions.find((m) => m.on) ?? mentions[0]!;
   const other = mentions.find((m) => m.kind === first.kind && m.on !== first.on);

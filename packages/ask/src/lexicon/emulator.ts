@@ -1,5 +1,5 @@
 import type { Scanner } from './quantities.ts';
-import { NEGATION } from './switch-words.ts';
+import { switchPattern, takeSwitchReading, type SwitchReading } from './switch-words.ts';
 
 /**
  * Asked to run the discrete-event emulator ("emulated", "emulate an all-reduce …", "with the emulator"): a collective's
@@ -13,15 +13,19 @@ import { NEGATION } from './switch-words.ts';
  * batch ("emulating a 4M-token batch with gradient accumulation"). QA: both ran the emulator.
  */
 const NOT_THE_EMULATOR = String.raw`(?!\s(?:fp\d+|bf16|int\d|tf32|precision|(?:an?\s|the\s)?(?:[\w.-]+\s){0,2}(?:batch|batches)\b))`;
-const EMULATED = new RegExp(String.raw`(?:(?<off>${NEGATION})|\b(?:with|using|via|through|in|on|by)\s(?:the\s)?)?(?:\bdiscrete[\s-]*event\s(?:emulat\w*|simulat\w*)|\bemulat(?:e|es|ed|ing|ion|or)\b)${NOT_THE_EMULATOR}`, 'g');
+/**
+ * The emulator's names, with the places it is run in ("via", "through", "in", "on", "by" it; "with" and "using" are every
+ * switch's): "emulated", "the emulator", "discrete-event simulation".
+ */
+const EMULATOR = String.raw`(?:\b(?:via|through|in|on|by)\s(?:the\s)?)?(?:\bdiscrete[\s-]*event\s(?:emulat\w*|simulat\w*)|\bemulat(?:e|es|ed|ing|ion|or)\b)${NOT_THE_EMULATOR}`;
+const EMULATED = switchPattern(EMULATOR);
 
 /**
- * The words that ask for the emulator, or not ("not emulated", "without the emulator": the closed form, the default), taken
- * out of the text (each of them); undefined where none does.
+ * The words that ask for the emulator, or not ("not emulated", "without the emulator", "emulation off": the closed form, the
+ * default), every mention taken out of the text and read as every switch's (switch-words.ts): the first planned, one in the
+ * other state said, "with and without the emulator" said with nothing planned (read apart, "emulation off" ran the
+ * emulator, and "not emulated … emulated" ran it with no word of the contradiction). Undefined where no words name it.
  */
-export function takeEmulate(s: Scanner): { on: boolean; written: string } | undefined {
-  const found = [...s.text.matchAll(EMULATED)];
-  for (const m of found) s.blank({ index: m.index ?? 0, length: m[0].length });
-  if (found.length === 0) return undefined;
-  return { on: found.some((m) => m.groups?.off === undefined), written: found.map((m) => m[0].trim()).join(', ') };
+export function takeEmulate(s: Scanner): SwitchReading | undefined {
+  return takeSwitchReading(s, EMULATED);
 }

@@ -24,7 +24,7 @@ const PART_BEFORE = String.raw`(?<!\b${PART}(?:\s+weights?|\s+params?)?\s+(?:(?:
 const FP32_ASKED = new RegExp(String.raw`${PART_BEFORE}\b(${NAME})\b(?![\s-]+${PART}\b)`);
 
 /** An FP32 or TF32 precision asked: its words as normalised, and the name the answer says ("FP32", "TF32"). */
-export interface Fp32Asked {
+interface Fp32Asked {
   written: string;
   name: 'FP32' | 'TF32';
 }

@@ -183,7 +183,7 @@ const UNMODELLED: readonly { pattern: RegExp; name: (m: string) => string; model
   { pattern: GPU_SHAPED, name: (m) => m.replace(/^[hd]gx[\s-]*/, '').toUpperCase(), unknown: true },
 ];
 
-export type UnmodelledHardware = Match & { name: string; modelled?: string; unknown?: true };
+type UnmodelledHardware = Match & { name: string; modelled?: string; unknown?: true };
 
 /** An accelerator the presets do not model, named as the question wrote it ("MI300X", "H100 PCIe"). */
 export function matchUnmodelledHardware(text: string): UnmodelledHardware | undefined {

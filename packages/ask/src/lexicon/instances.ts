@@ -7,7 +7,7 @@ import type { Match } from './match.ts';
  * instance's own fabric, EFA, GPUDirect-TCPX or InfiniBand, is not modelled), said back in the answer. Normalised text:
  * "Standard_ND96asr_v4" arrives as "standard nd96asr v4" (parse.ts' normalize blanks underscores).
  */
-export interface InstanceType {
+interface InstanceType {
   pattern: RegExp;
   /** The instance as its provider names it. */
   name: string;
@@ -25,7 +25,7 @@ export type InstanceMatch = Match & { instance: InstanceType };
 const AZURE_PREFIX = String.raw`(?:(?:azure|standard)[\s-]*)*`;
 
 /** Longest names first: "p4de" before "p4d", "p5en" and "p5e" before "p5", "nd96amsr" before "nd96asr". */
-export const INSTANCE_TYPES: readonly InstanceType[] = [
+const INSTANCE_TYPES: readonly InstanceType[] = [
   // AWS EC2 P4: p4d.24xlarge 8 × A100 40GB, p4de.24xlarge 8 × A100 80GB (https://aws.amazon.com/ec2/instance-types/p4/).
   { pattern: /\b(?:aws[\s-]*)?(?:ec2[\s-]*)?p4de(?:\.24xlarge)?\b/, name: 'p4de.24xlarge', gpu: 'a100-80gb', gpus: 8, gpuName: 'A100 SXM4 80GB' },
   { pattern: /\b(?:aws[\s-]*)?(?:ec2[\s-]*)?p4d(?:\.24xlarge)?\b/, name: 'p4d.24xlarge', gpu: 'a100-40gb', gpus: 8, gpuName: 'A100 SXM4 40GB' },

@@ -12,7 +12,7 @@ import type { Scanner } from './quantities.ts';
 
 type KvCachePrecision = NonNullable<AskParameters['kvCachePrecision']>;
 
-export interface KvCacheFacts {
+interface KvCacheFacts {
   kvCachePrecision?: KvCachePrecision;
   /** How a format the protocol has no name for was read ("8-bit", "int8", "quantized": FP8, one byte a value; "16-bit"). */
   reading?: string;
@@ -77,7 +77,7 @@ export function takeKvCachePrecision(s: Scanner, sixteenBit: KvCachePrecision): 
 const NAMES_KV_CACHE = /\b(?:kv|key[\s-]*value)[\s-]*cache\b/;
 
 /** What a KV cache is held for, as a question gives it: the sequences held at once and the tokens each holds. */
-export type KvCacheLoad = Pick<AskParameters, 'concurrency' | 'seqLength'>;
+type KvCacheLoad = Pick<AskParameters, 'concurrency' | 'seqLength'>;
 
 /** Sequences as a KV cache question counts them: requests, sequences, users, prompts, conversations, streams, sessions. */
 const SEQUENCES = String.raw`(?:requests?|sequences?|seqs|users?|prompts?|conversations?|streams?|sessions?)`;

@@ -62,15 +62,15 @@ const OTHER_PERCENT = new RegExp(String.raw`(?:\b(?:with|at)\s)?${PERCENT}${MEMO
  */
 const AMOUNT = new RegExp(String.raw`\b${MEMORY}[\s-](?:usage|use|cap|limit|budget|footprint)\s?(?:=|:|of|at|to|is)?\s?(?:an?\s)?${DECIMAL}\s?(?:[kmgtp]i?b|gigabytes?|terabytes?)\b`);
 /** Why an amount of memory is not read. */
-export const AMOUNT_WHY = 'an amount of memory is not read as a limit: say the share of each GPU\'s memory a plan may use, e.g. "with 90% memory"';
+const AMOUNT_WHY = 'an amount of memory is not read as a limit: say the share of each GPU\'s memory a plan may use, e.g. "with 90% memory"';
 
 /** Why a share stated is no share of memory: another figure. */
-export const NOT_A_SHARE_WHY = 'no share of memory a plan may use (a saving, a bandwidth, a share taken by one part, …): not modelled; '
+const NOT_A_SHARE_WHY = 'no share of memory a plan may use (a saving, a bandwidth, a share taken by one part, …): not modelled; '
   + 'say "with 90% memory" for the share every plan must fit in';
 
 
 /** A share read, with its words; or the words and why it cannot be one. */
-export type MemoryFractionRead = { fraction: number; written: string } | { written: string; why: string };
+type MemoryFractionRead = { fraction: number; written: string } | { written: string; why: string };
 
 /** Why a share past 100% (or of nothing) is not read. */
 const OUT_OF_RANGE = 'a memory fraction is a share of the GPU\'s memory, above 0% and at most 100%';
@@ -90,7 +90,7 @@ function shareOf(m: RegExpExecArray, percent: boolean, left: boolean): MemoryFra
 }
 
 /** The shares of memory the text states, each taken out: the first planned, the rest said; words of another figure, said. */
-export interface MemoryShares {
+interface MemoryShares {
   read?: MemoryFractionRead;
   /** Figures no share, each with why; a share beside the one read, with `contradicts` (that one's words). */
   others: { written: string; why?: string; contradicts?: string }[];

@@ -6,7 +6,7 @@ import type { Scanner } from './quantities.ts';
  * utilization"). MFU is model FLOP/s over peak (as Chowdhery et al. 2022, PaLM, Appendix B define it), so a fraction in
  * (0, 1]: a number with % (or "percent") is a percentage of at most 100, a bare number a fraction.
  */
-export type StatedMfu = { ok: true; mfu: number } | { ok: false; problem: string };
+type StatedMfu = { ok: true; mfu: number } | { ok: false; problem: string };
 
 const NAME = String.raw`(?:mfu|model[\s-]*flops?[\s-]*utili[sz]ation)`;
 const VALUE = String.raw`(-?${POINT_DECIMAL}) ?(%|percent)?`;

@@ -8,7 +8,7 @@ import type { AskParameters, IntentName } from '../question.ts';
  */
 
 /** "How big a model", "how many parameters can I train", "the largest model", "what model size": a size asked, not named. */
-export const ASKS_MODEL_SIZE = /\bhow (?:big|large) (?:of )?(?:an? )?model\b|\bhow many param(?:eter)?s (?:can|could|should|would)\b|\bwhat (?:size (?:of )?)?model size\b|\bwhat size (?:of )?model\b|\b(?:largest|biggest) model\b|\bmax(?:imum)? model size\b/;
+const ASKS_MODEL_SIZE = /\bhow (?:big|large) (?:of )?(?:an? )?model\b|\bhow many param(?:eter)?s (?:can|could|should|would)\b|\bwhat (?:size (?:of )?)?model size\b|\bwhat size (?:of )?model\b|\b(?:largest|biggest) model\b|\bmax(?:imum)? model size\b/;
 
 /** "What can I train", "what model could we train", "what size model should I pretrain": what a budget trains. */
 const ASKS_WHAT_TRAINS = /\bwhat (?:(?:size (?:of )?)?(?:models?|llms?)(?: size)? )?(?:can|could|should|would|might) (?:i|we|you|one) (?:pre[\s-]*)?train\b/;

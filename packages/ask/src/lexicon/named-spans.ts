@@ -9,9 +9,9 @@ import { DAYS_PER_MONTH, DAYS_PER_YEAR, type Deadline, type Scanner } from './qu
  */
 
 /** A year's 365 days over 4 quarters, rounded down: a quarter's length as a deadline. */
-export const DAYS_PER_QUARTER = 91;
+const DAYS_PER_QUARTER = 91;
 /** Saturday and Sunday. */
-export const DAYS_PER_WEEKEND = 2;
+const DAYS_PER_WEEKEND = 2;
 
 const BEFORE = String.raw`\b(?:in|within|under|over|for|inside|than|about|around|roughly|during)\s+`;
 /** "2 fortnights" (group count), "a fortnight", "the weekend" (one). */

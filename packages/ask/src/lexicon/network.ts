@@ -40,7 +40,7 @@ const NETWORK_PHRASE = new RegExp([
 ].join('|'));
 
 /** The network a question names: a preset and how it was read, or the phrase no preset models. */
-export type NetworkRead = { network: string; reading: string } | { unread: string; why: string };
+type NetworkRead = { network: string; reading: string } | { unread: string; why: string };
 
 /** Why "infiniband" alone is not read as a preset; a question of a node's own network needs none (answer/gpu-facts.ts). */
 export const WHICH_INFINIBAND = 'which InfiniBand generation (EDR, HDR, NDR) is not said';
@@ -48,7 +48,7 @@ export const WHICH_INFINIBAND = 'which InfiniBand generation (EDR, HDR, NDR) is 
 const describe = (id: string): string => networkById(id)?.name ?? id;
 
 /** The presets, for a network not read: "edr-ib-4x (4 × EDR InfiniBand 100 Gb/s (DGX-1)), …". */
-export const NETWORK_PRESETS_TEXT = PRESET_IDS.map((id) => `${id} (${describe(id)})`).join(', ');
+const NETWORK_PRESETS_TEXT = PRESET_IDS.map((id) => `${id} (${describe(id)})`).join(', ');
 
 /** The network the (normalised, hardware-blanked) text names, taken out of it; undefined when it names none. */
 export function takeNetwork(s: Scanner): NetworkRead | undefined {

@@ -36,11 +36,12 @@ export const scaledCount = (number: string | undefined, scale: string | undefine
 export const KILO_NUMBER = String.raw`(${DECIMAL})(k?)`;
 
 /**
- * A cluster's count of GPUs or nodes, as two groups: its number and its scale, a "k" or "m" against it or "thousand" or
- * "million" after it ("16k", "1M", "2 million"), read with writtenCount. QA: "1M H100s" was dropped unsaid and 128 nodes
- * planned, where "1,000,000 H100s" was read.
+ * A cluster's count of GPUs or nodes, as two groups: its number and its scale, a letter against it or a word after it
+ * ("16k", "1M", "2 million", "1b", "2T"), read with writtenCount. QA: "1M H100s" was dropped unsaid and 128 nodes planned,
+ * where "1,000,000 H100s" was read; "1b H100s" was a token budget (lexicon/compared-models.ts COUNTS_MACHINES). Past a
+ * million, refused by the protocol's cluster caps (answer/whole-counts.ts).
  */
-export const CLUSTER_NUMBER = String.raw`(${DECIMAL})(k|m|\s?thousand|\s?million)?`;
+export const CLUSTER_NUMBER = String.raw`(${DECIMAL})(k|m|b|t|\s?thousand|\s?million|\s?billion|\s?trillion)?`;
 
 /**
  * k in a length in tokens: 1024 ("8k context" = 8,192, as Llama 2's 4k is 4,096; context lengths are powers of two named in k).
@@ -56,7 +57,7 @@ export const KILO_COUNT = 1024;
 export const COUNT_KILO = 1000;
 
 /** A KILO_NUMBER's two groups as a whole length in tokens: "8" and "k" → 8,192; "1.5" and "k" → 1,536. */
-export const kiloCount = (number: string | undefined, k: string | undefined): number => Math.round(Number(number) * (k === 'k' ? KILO_COUNT : 1));
+const kiloCount = (number: string | undefined, k: string | undefined): number => Math.round(Number(number) * (k === 'k' ? KILO_COUNT : 1));
 
 /**
  * A KILO_NUMBER's (or CLUSTER_NUMBER's) two groups as a count written: with a scale, a whole count of thousands or millions
@@ -73,7 +74,7 @@ export function writtenCount(number: string | undefined, scale: string | undefin
  * M in a length in tokens: KILO_COUNT × KILO_COUNT = 1,048,576 (2^20), as k is 1,024 there: context lengths are powers
  * of two named in k and M (4k, 128k, 1M), so a "1M context" doubles a 512k one. Spelt out, "million" is a million.
  */
-export const MEGA_LENGTH = KILO_COUNT * KILO_COUNT;
+const MEGA_LENGTH = KILO_COUNT * KILO_COUNT;
 
 /**
  * A length in tokens (a prompt, an output, a context, a sequence) as two groups: its number and its scale, "k" read

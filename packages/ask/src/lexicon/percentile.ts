@@ -9,7 +9,7 @@ import { BOUND_JOIN, FIRST_TOKEN_NAME, PER_TOKEN_NAME, TIME_UNIT } from './servi
  * bound reads as if no percentile were written. A mean ("mean ttft", "average itl") is the model's own: nothing to say.
  */
 
-export interface LatencyPercentiles {
+interface LatencyPercentiles {
   /** The percentile written on the time to first token, as said back: "p99", "median". */
   firstToken?: string;
   /** …on the time per output token. */

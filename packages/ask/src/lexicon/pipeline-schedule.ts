@@ -58,7 +58,7 @@ const CHUNKS = new RegExp(String.raw`(?:\bwith\s)?\b${N}\s(?:model|virtual)\schu
   + String.raw`|${AFTER_INTERLEAVED}(?:with\s)?${N}\schunks?\b|${AFTER_INTERLEAVED}of\s(\d+)\b(?!\s?[a-z%])`);
 
 /** The schedule read and its words; `others`, the words of another schedule named beside it (said, never planned). */
-export interface ScheduleRead {
+interface ScheduleRead {
   schedule?: Schedule;
   written: string;
   others: string[];

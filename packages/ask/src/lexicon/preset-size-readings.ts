@@ -39,7 +39,7 @@ export const nearPresetNote = (label: string | undefined, id: string | undefined
 const UNITLESS = new RegExp(String.raw`^(${DECIMAL})(?![\w.-])`);
 const UNITS = ['b', 'm', 't'] as const;
 
-export type UnitlessSize = { length: number; model: string; assumed: string } | { length: number; problem: string };
+type UnitlessSize = { length: number; model: string; assumed: string } | { length: number; problem: string };
 
 /**
  * A family's name joined by a hyphen to a number with no unit ("gpt3-13", "llama3-70", "nemotron-15"), read as the

@@ -155,7 +155,7 @@ const AMOUNT = String.raw`(?:${SIGN}\s*${SUM}\b${AFTER}|${SUM}\s*((?:usd|eur|gbp
 const BUDGET = new RegExp(String.raw`\bbudget\s*(?:of|is|=|:)?\s*${AMOUNT}|\b(?:with|spend(?:ing)?|under|within|for|at most|up to|have|has|got|given)\s+(?:an?\s+)?${AMOUNT}(?:\s+budget\b)?|\b(?:an?\s+)?${AMOUNT}\s+budget\b|${AMOUNT}\s+(?:is\s+|be\s+)?enough\b|${AMOUNT}\s+to\s+spend\b`);
 
 /** A budget in money ("$2M budget"), its currency sign when given; a price per GPU-hour turns it into GPU-hours. */
-export interface MoneyBudget {
+interface MoneyBudget {
   amount: number;
   currency?: string;
   /** The words it was read from, as the normalised text holds them ("budget 3m dollars"). */

@@ -29,7 +29,7 @@ const LAYERS = [
 const METHOD = /\brecompute[\s-]*method\s?(?:=|:)?\s?(?<method>uniform|block)\b/;
 
 /** The layers recomputed a stage, or every layer (Megatron's uniform method), and the words read. */
-export type RecomputeLayersRead = { layers: number; written: string } | { allLayers: true; written: string };
+type RecomputeLayersRead = { layers: number; written: string } | { allLayers: true; written: string };
 
 /**
  * The layers recomputed a stage and the words read, taken out of the text (less the words that name full recompute, left for

@@ -52,7 +52,7 @@ const ASKED = new RegExp(String.raw`\b(?:should|do|does|would|could|can|must|sha
   + String.raw`|\b(?:need|use)\s+(?:${MODE}\s+)?${NAME}\s*\?|\b(?:which|what)\s+(?:kind\s+of\s+)?${NAME}`);
 
 /** The recompute a question states, or, where it asks whether to use one, the phrase that asks (the search then tries each mode). */
-export interface RecomputeRead {
+interface RecomputeRead {
   recompute?: AskParameters['recompute'];
   /** The words that ask whether to recompute ("should i use activation checkpointing"): no mode is fixed. */
   asked?: string;

@@ -57,7 +57,7 @@ export const PER_TOKEN_NAME = String.raw`(?:tpot|itl|inter[\s-]*token(?:\s+laten
 /** Words between a latency's name and its value: "ttft under 2 s", "time to first token of 500 ms", "tpot <= 50ms". */
 export const BOUND_JOIN = String.raw`(?:\s*(?:of|under|below|within|less than|at most|no more than|max(?:imum)?|<=?|≤|=|:|is|in|at|~|around|about)\s*)*\s*`;
 
-export type ServingFacts = Pick<AskParameters, 'promptTokens' | 'sharedPrefixTokens' | 'outputTokens' | 'maxTokenSeconds' | 'maxFirstTokenSeconds' | 'requestsPerSecond' | 'concurrency' | 'offline'>;
+type ServingFacts = Pick<AskParameters, 'promptTokens' | 'sharedPrefixTokens' | 'outputTokens' | 'maxTokenSeconds' | 'maxFirstTokenSeconds' | 'requestsPerSecond' | 'concurrency' | 'offline'>;
 
 /** The names of a prefix every prompt shares: "system prompt", "shared prefix", "common prompt prefix", "cached prefix". */
 const SHARED_PREFIX = String.raw`(?:system[\s-]*(?:prompts?|messages?)|(?:shared|common|cached)[\s-]*(?:prompt[\s-]*)?prefix(?:es)?|prompt[\s-]*prefix(?:es)?)`;
@@ -109,7 +109,7 @@ const UNIT_TOKENS: Readonly<Record<string, number>> = {
 export const unitWord = (tokens: number): string => (tokens === thousand(1) ? 'thousand' : tokens === billion(1) ? 'billion' : 'million');
 
 /** A serving cost's unit: the phrase as written, its tokens (1,000, 1,000,000 or 1,000,000,000) and the tokens it names ("output", "input"). */
-export interface CostUnit { written: string; tokens: number; of?: string }
+interface CostUnit { written: string; tokens: number; of?: string }
 
 const costUnitOf = (m: RegExpExecArray, perSign: boolean): CostUnit => {
   const scale = perSign ? m[1] ?? m[2] : m[1];

@@ -29,7 +29,7 @@ export type SpareNodes = { written: string } & ({ share: number } | { count: num
  * What a question says of spares or reserved nodes: the spares to add; a count that is the cluster ("16 nodes reserved"),
  * its words as written; or a count neither reading fits (held back, yet put to work: "on 8 nodes in reserve"), said not read.
  */
-export interface SpareRead {
+interface SpareRead {
   spare?: SpareNodes;
   cluster?: string;
   unread?: string;

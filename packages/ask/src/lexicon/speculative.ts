@@ -14,7 +14,7 @@ import type { Scanner } from './quantities.ts';
  * serve once that is known (speculative.ts).
  */
 
-export interface SpeculativeFacts {
+interface SpeculativeFacts {
   /** Speculative decoding is asked, in words or by a draft, γ or α. */
   speculative?: true;
   /** The draft as the question writes it ("llama 3.2 1b", "a 1b"), where the word "draft" tags it. */

@@ -28,14 +28,14 @@ export const ON_VALUE = String.raw`(?:(?:on|true|enabled?|yes)\b(?!\s?[\w$]))`;
 /** What joins a name to its value: "=", ":", "is", "turned", "set to", "was switched". */
 const TO_VALUE = String.raw`\s?(?:=|:)?\s?(?:is\s|was\s)?(?:turned\s|switched\s|set\s(?:to\s)?)?`;
 /** Its state after its name, named group `after`; "-free" ("dropout-free") is off. */
-export const STATE_AFTER = String.raw`(?:${TO_VALUE}\b(?<after>${OFF_VALUE}|${ON_VALUE})\b|(?<free>-free)\b)?`;
+const STATE_AFTER = String.raw`(?:${TO_VALUE}\b(?<after>${OFF_VALUE}|${ON_VALUE})\b|(?<free>-free)\b)?`;
 
 /** Whether an "after" state turns the switch off. */
 const OFF_ONLY = new RegExp(String.raw`^${OFF_VALUE}$`);
 export const offAfter = (after: string | undefined): boolean => after !== undefined && OFF_ONLY.test(after);
 
 /** A switch read: on or off, and the words it was read from (normalised). */
-export interface SwitchRead {
+interface SwitchRead {
   on: boolean;
   written: string;
 }
@@ -70,22 +70,28 @@ const worded = (m: RegExpExecArray): boolean => {
   return g.both !== undefined || g.off !== undefined || g.on !== undefined || g.after !== undefined || g.free !== undefined;
 };
 
-/** Every match of `pattern` in the text, in order, each taken out of it; those `options` refuse left in. */
-function takeAll(s: Scanner, pattern: RegExp, options: SwitchOptions): RegExpExecArray[] {
+/**
+ * Every mention `pattern` (a global one: switchPattern's, or a reader's own with the same groups, as dropout.ts's) finds in
+ * the text, in order, each taken out of it; those `options` refuse left in.
+ */
+export function takeMentions(s: Scanner, pattern: RegExp, options: SwitchOptions = {}): RegExpExecArray[] {
   const found = [...s.text.matchAll(pattern)].filter((m) => options.bare !== false || worded(m));
-  for (const m of found) s.blank({ index: m.index ?? 0, length: m[0].length });
-  return found as RegExpExecArray[];
+  for (const m of found) s.blank({ index: m.index, length: m[0].length });
+  return found;
 }
+
+/** The words of the first mention that asks a switch both ways ("with and without …", group `both`); undefined where none does. */
+export const bothWays = (found: readonly RegExpExecArray[]): string | undefined => found.find((m) => m.groups?.both !== undefined)?.[0].trim();
 
 /**
  * The switch `pattern` (switchPattern's) names, every mention taken out of the text: the first planned, one in the other
  * state said (as the schedules: pipeline-schedule.ts), "with and without" said with nothing planned; undefined where none.
  */
 export function takeSwitchReading(s: Scanner, pattern: RegExp, options: SwitchOptions = {}): SwitchReading | undefined {
-  const found = takeAll(s, pattern, options);
+  const found = takeMentions(s, pattern, options);
   if (found.length === 0) return undefined;
-  const both = found.find((m) => m.groups?.both !== undefined);
-  if (both !== undefined) return { both: both[0].trim() };
+  const both = bothWays(found);
+  if (both !== undefined) return { both };
   const [first, ...rest] = found.map(readOf);
   const other = rest.find((r) => r.on !== first!.on);
   return { read: first, ...(other !== undefined && { other: other.written }) };

@@ -152,7 +152,7 @@ export interface ActiveParameters {
   span: Match;
 }
 
-export type MoeMatch = Match & { problem: string; active?: ActiveParameters };
+type MoeMatch = Match & { problem: string; active?: ActiveParameters };
 
 /**
  * Why a model given by its total and active parameters is declined as an MoE (`totalB`, `activeB` in billions): what it is, and

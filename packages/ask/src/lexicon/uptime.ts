@@ -9,7 +9,7 @@ import type { Scanner } from './quantities.ts';
  */
 
 /** What a question said of its uptime: the fraction read and the words it was read from, or why it was refused. */
-export type UptimeReading = { ok: true; uptime: number; written: string } | { ok: false; problem: string };
+type UptimeReading = { ok: true; uptime: number; written: string } | { ok: false; problem: string };
 
 const LEAD = String.raw`(?:\b(?:at|with|assuming|given)\s+)?(?:an?\s+)?`;
 const SHARE = String.raw`(?:uptime|availability|effective\s+training\s+time)`;

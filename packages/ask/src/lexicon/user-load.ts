@@ -37,7 +37,7 @@ const AT_ONCE = [
 const USER_BASE = new RegExp(String.raw`${COUNT}\s*(?:(?:${PERIOD_WORD}|active)\s+)*(?:(?:active\s+)?${USERS}(?:\s+(?:a|an|per|each|every|\/)\s*(?:day|week|month|year))?|[dwm]au)\b`);
 
 /** What a question says of its users: the users at once read (with the words read), and the user bases left unread. */
-export interface UserLoad {
+interface UserLoad {
   concurrency?: number;
   /** The words the users at once were read from, for the reading said back ("1m concurrent users"). */
   written?: string;

@@ -8,7 +8,7 @@ import type { Scanner } from './quantities.ts';
  * named precisions.
  */
 
-export type WeightFormat = { precision: 'fp8'; reading: string } | { problem: string };
+type WeightFormat = { precision: 'fp8'; reading: string } | { problem: string };
 
 const EIGHT_BIT = /\b(int8|8[\s-]*bits?|w8a8|w8a16)\b/;
 const FOUR_BIT = /\b(int4|4[\s-]*bits?|awq|gptq|nf4|w4a16|w4a8)\b/;

@@ -1,12 +1,12 @@
 import { takeAttentionKernel } from '../lexicon/attention-kernel.ts';
-import { takeCommOverlaps } from '../lexicon/comm-overlap.ts';
+import { takeCommOverlaps, WHICH_OVERLAP_UNSAID } from '../lexicon/comm-overlap.ts';
 import { takeDropout } from '../lexicon/dropout.ts';
 import { takeEmulate } from '../lexicon/emulator.ts';
 import { takeMemoryFraction } from '../lexicon/memory-fraction.ts';
 import { takeSchedule } from '../lexicon/pipeline-schedule.ts';
 import { takeRecomputeLayers } from '../lexicon/recompute-layers.ts';
 import type { AskParameters } from '../question.ts';
-import { BOTH_WAYS, contradicts } from '../lexicon/switch-words.ts';
+import { BOTH_WAYS, contradicts, type SwitchReading } from '../lexicon/switch-words.ts';
 import { asTyped } from './as-typed.ts';
 import type { ParseState } from './state.ts';
 
@@ -14,15 +14,22 @@ import type { ParseState } from './state.ts';
 export type SwitchWords = Partial<Record<keyof AskParameters, string>>;
 
 /**
- * What a switch's reader returns (lexicon/pipeline-schedule.ts, attention-kernel.ts, dropout.ts, recompute-layers.ts,
- * emulator.ts): the words read; those naming it in another state beside them (one `other`, or several `others`); or the
- * words asking it both ways.
+ * What a switch's reader returns (lexicon/pipeline-schedule.ts, attention-kernel.ts, dropout.ts, recompute-layers.ts; the
+ * overlaps' and the emulator's as switchFound gives them): the words read; those naming it in another state beside them (one
+ * `other`, or several `others`); or the words asking it both ways.
  */
 interface SwitchFound {
   written: string;
   other?: string;
   others?: readonly string[];
   both?: string;
+}
+
+/** A reading in switch-words.ts's grammar (comm-overlap.ts, emulator.ts) as applySwitch takes it: on or off, or both ways. */
+function switchFound(reading: SwitchReading | undefined): (SwitchFound & { on?: boolean }) | undefined {
+  if (reading?.both !== undefined) return { written: reading.both, both: reading.both };
+  const read = reading?.read;
+  return read === undefined ? undefined : { on: read.on, written: read.written, ...(reading?.other !== undefined && { other: reading.other }) };
 }
 
 /**
@@ -42,22 +49,24 @@ export function readSwitches(st: ParseState): SwitchWords {
   };
   const words: SwitchWords = {};
   /**
-   * A switch read into `field` (`valueOf` its value, undefined where its words set nothing): set, its words kept, another state
-   * beside it said; asked both ways, said and nothing set. Returns what was read, for what else it holds.
+   * A switch read into `field` (`valueOf` its value, undefined where its words set nothing, as "not emulated"): another state
+   * beside it said, as contradicting it; set, its words kept; asked both ways, said and nothing set. Returns what was read,
+   * for what else it holds.
    */
   const applySwitch = <K extends keyof AskParameters, R extends SwitchFound>(field: K, read: R | undefined, valueOf: (r: R) => AskParameters[K] | undefined): R | undefined => {
-    const value = read === undefined || read.both !== undefined ? undefined : valueOf(read);
     if (read?.both !== undefined) said(read.both);
-    if (read === undefined || value === undefined) return read;
+    if (read === undefined || read.both !== undefined) return read;
+    for (const other of [read.other, ...(read.others ?? [])]) if (other !== undefined) said(other, read.written);
+    const value = valueOf(read);
+    if (value === undefined) return read;
     stated[field] = value;
     words[field] = typed(read.written);
-    for (const other of [read.other, ...(read.others ?? [])]) if (other !== undefined) said(other, read.written);
     return read;
   };
-  const overlaps = takeCommOverlaps(s, typed);
-  Object.assign(stated, overlaps.settings);
-  for (const [field, written] of Object.entries(overlaps.written)) words[field as keyof AskParameters] = typed(written);
-  notRead.push(...overlaps.notRead);
+  // The overlaps, each on or off (comm-overlap.ts); one of no communication named, said.
+  const overlaps = takeCommOverlaps(s);
+  for (const [field, reading] of overlaps.readings) applySwitch(field, switchFound(reading), (r) => r.on);
+  if (overlaps.whichUnsaid !== undefined) notRead.push({ phrase: `"${typed(overlaps.whichUnsaid)}"`, why: WHICH_OVERLAP_UNSAID });
   // "Without gpipe" names no schedule to plan (the plans never take GPipe unasked): its words taken, nothing set.
   const schedule = applySwitch('schedule', takeSchedule(s), (r) => r.schedule);
   // "Interleaved with 2 chunks", "with 2 chunks per stage": the virtual stages, where no "vp" says them (layout-read.ts).
@@ -80,6 +89,6 @@ export function readSwitches(st: ParseState): SwitchWords {
     else notRead.push({ phrase: `"${typed(other.written)}"`, why: other.why ?? '' });
   }
   // "Not emulated", "without the emulator": the closed form, the default; its words taken, nothing set.
-  applySwitch('emulate', takeEmulate(s), (r) => (r.on ? true : undefined));
+  applySwitch('emulate', switchFound(takeEmulate(s)), (r) => (r.on === true ? true : undefined));
   return words;
 }
