@@ -16,7 +16,9 @@ export interface GroupPlacement {
    * NICs of its own PCIe switch (nicsPerNode / gpusPerNode of them, at least one NIC in all), and
    * the concurrent groups share what their GPUs reach: a lone GPU per node gets one rail, not eight;
    * four GPUs of a DGX-1 (two per NIC) reach two of its four NICs; two one-GPU groups on GPUs 0
-   * and 1 of a DGX-1 share NIC 0, half a NIC each.
+   * and 1 of a DGX-1 share NIC 0, half a NIC each. These are NICs, not what reaches them: a GPU feeds its NICs through
+   * its host link, which the channel search caps it at (host-path.ts groupHostPathGBps, nccl-topology.ts), so two NICs
+   * behind one GPU (8 NDR NICs on a 4-GPU tray) count 2 here but carry only what that GPU's PCIe x16 link holds.
    */
   readonly nicsPerNode: number;
 }

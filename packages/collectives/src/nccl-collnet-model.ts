@@ -1,5 +1,6 @@
 import { toGBps, type Bytes } from '@trainplan/units';
 import { candidate, type NcclCandidate } from './nccl-candidate.ts';
+import { groupHostPathGBps } from './host-path.ts';
 import { FIT_TOLERANCE_GBPS, raiseAlongLadder, searchLadder, type NcclGraph } from './nccl-graph-search.ts';
 import { NCCL_TABLES, type NcclConstant } from './nccl-tables.ts';
 import { nvlsPipelineUs } from './nccl-nvls-pipeline.ts';
@@ -90,7 +91,8 @@ export function collnetDirectGraph(topology: NcclTopology): NcclGraph {
   const ppn = placement.ranksPerNode;
   const heads = collnetHeads(topology);
   const nicGBps = toGBps(fabric.nicBandwidth);
-  const headNicGBps = placement.nicsPerNode >= 1 ? nicGBps : placement.nicsPerNode * nicGBps;
+  // A head's NIC traffic crosses its own host link too (host-path.ts groupHostPathGBps).
+  const headNicGBps = Math.min(groupHostPathGBps(fabric, placement), placement.nicsPerNode >= 1 ? nicGBps : placement.nicsPerNode * nicGBps);
   const nvlinkPerBwIntra = ppn === 1 ? 0 : 1 + (heads - 1) / (ppn - 1);
   const nvlinkFits = (bwIntra: number): boolean => bwIntra * nvlinkPerBwIntra <= topology.intraBandwidthPerGpuGBps + FIT_TOLERANCE_GBPS;
   const ladder = NCCL_TABLES.speedLadderGBps.value.inter[fabric.generation];

@@ -4,6 +4,7 @@ import { meshRingChannels } from './mesh-rings.ts';
 import { channelsThatFit, dupChannels, FIT_TOLERANCE_GBPS, raiseAlongLadder, searchLadder, type NcclGraph } from './nccl-graph-search.ts';
 import { NCCL_TABLES, type NcclHardware } from './nccl-tables.ts';
 import { groupPlacement, type GroupPlacement } from './group-placement.ts';
+import { groupHostPathGBps } from './host-path.ts';
 import type { CommGroup, Fabric } from './types.ts';
 
 /** Everything the tuner needs to know about one communicator: placement, path type and graphs. */
@@ -92,15 +93,24 @@ function deriveTopology(fabric: Fabric, group: CommGroup): NcclTopology {
   const ladders = NCCL_TABLES.speedLadderGBps.value;
   const ladder = nodes > 1 ? ladders.inter[fabric.generation] : ladders.intra[fabric.generation];
   // Traffic one GPU sends over NVLink per channel: ppn−1 of the ppn GPUs forward each channel in
-  // a node (the last hands it to the NIC). On one node the ring closes, so every GPU forwards.
-  const nvlinkFraction = nodes > 1 ? (ppn - 1) / ppn : 1;
+  // a node (the last hands it to the NIC). On one node the ring closes, so every GPU forwards. Without NVLink
+  // (a PCIe node, or GPUs with no NVLink ring) the last GPU hands the channel to the NIC over the same PCIe link
+  // the others forward it on, so every GPU's link carries each channel once, as NCCL's search counts it: the
+  // GPU→GPU and GPU→NET paths both take their speed off the GPU's PCIe link (src/graph/search.cc followPath).
+  const nvlinkFraction = nodes > 1 && links > 0 ? (ppn - 1) / ppn : 1;
   const intraFits = (speed: number, nChannels: number): boolean =>
     ppn === 1 || nChannels * speed * nvlinkFraction <= intraGBps + FIT_TOLERANCE_GBPS;
   const intraChannels = (speed: number): number =>
     ppn === 1 ? Number.POSITIVE_INFINITY : channelsThatFit(intraGBps, speed * nvlinkFraction);
 
+  // Each channel leaves a node up one GPU's host link and enters down another's, so a node's GPUs carry at most
+  // ppn × ⌊host / speed⌋ channels however many NICs sit behind them (host-path.ts groupHostPathGBps): two NDR NICs
+  // behind one GH200 carry one 48 GB/s channel, or two at 30, within its 63 GB/s, not two at 48.
+  const hostGBps = groupHostPathGBps(fabric, placement);
+  const networkChannels = (speed: number): number =>
+    Math.min(nicChannels(placement.nicsPerNode, nicGBps, speed), ppn * channelsThatFit(hostGBps, speed));
   const found = searchLadder(ladder, (speed) =>
-    nodes > 1 ? Math.min(nicChannels(placement.nicsPerNode, nicGBps, speed), intraChannels(speed)) : intraChannels(speed));
+    nodes > 1 ? Math.min(networkChannels(speed), intraChannels(speed)) : intraChannels(speed));
   const ringSearch = dupChannels(found, hopper);
   const ring: NcclGraph = { nChannels: ringSearch.nChannels, bwIntraGBps: ringSearch.speedGBps, bwInterGBps: ringSearch.speedGBps };
 
@@ -117,7 +127,7 @@ function deriveTopology(fabric: Fabric, group: CommGroup): NcclTopology {
     placement, fabric, ring, tree,
     intraHardware: links > 0 ? 'nvlink' : 'pci',
     intraBandwidthPerGpuGBps: intraGBps,
-    nvls: nvlsGraph(fabric, placement, intraGBps, nicGBps, ladder),
+    nvls: nvlsGraph(fabric, placement, intraGBps, nicGBps, hostGBps, ladder),
   };
 }
 
@@ -128,14 +138,15 @@ function deriveTopology(fabric: Fabric, group: CommGroup): NcclTopology {
  * nothing limits it below the top of the ladder (H100: 60), across nodes the head's NIC does.
  */
 function nvlsGraph(
-  fabric: Fabric, placement: GroupPlacement, intraGBps: number, nicGBps: number, ladder: readonly number[],
+  fabric: Fabric, placement: GroupPlacement, intraGBps: number, nicGBps: number, hostGBps: number, ladder: readonly number[],
 ): NcclGraph | null {
   // NVLink SHARP reduces inside an NVSwitch: a mesh or a PCIe node has none, whatever its nvlinkSharp says.
   const supported = fabric.nvlinkSharp && isHopperOrLater(fabric) && fabric.intraNode === 'nvswitch' && gpusJoinedByNvlink(fabric);
   const nChannels = Math.min(placement.ranksPerNode, NCCL_TABLES.maxNvlsArity.value);
   if (!supported || nChannels < 2) return null;
+  // A head's network traffic also crosses its own host link (host-path.ts groupHostPathGBps).
   const headNicGBps = placement.nodes === 1 ? Number.POSITIVE_INFINITY
-    : placement.nicsPerNode >= nChannels ? nicGBps : (nicGBps * placement.nicsPerNode) / nChannels;
+    : Math.min(hostGBps, placement.nicsPerNode >= nChannels ? nicGBps : (nicGBps * placement.nicsPerNode) / nChannels);
   const bwIntraGBps = ladder.find((s) => (nChannels + 1) * s <= intraGBps + FIT_TOLERANCE_GBPS && s <= headNicGBps);
   if (bwIntraGBps === undefined) return null;
   const bwInterGBps = raiseAlongLadder(ladder, bwIntraGBps, (bw) => bw < 2 * bwIntraGBps, (bw) => bw <= headNicGBps);

@@ -1,6 +1,8 @@
 import { gpusJoinedByNvlink, peerLinksOf } from '../gpus-joined-by-nvlink.ts';
 import { packMeshRings } from '../mesh-rings.ts';
-import { MAX_ROUTE_LINKS, gpuNode, pathLatency, railOfGpu, railOfLocalGpu, routeInto, type TopologyGraph } from '../topology/topology-graph.ts';
+import {
+  MAX_ROUTE_LINKS, gpuNode, pathLatency, placeAtNic, railOfLocalGpu, railsOfLocalGpu, routeInto, type TopologyGraph,
+} from '../topology/topology-graph.ts';
 import type { FlowEngine, FlowProgram } from './flow-engine.ts';
 
 /** One channel's ring: the GPUs in ring order and the NIC rail it crosses nodes on. */
@@ -14,12 +16,22 @@ export interface RingChannel {
  * search starts channel c at NIC `nets[(c + i) % netCount]` (NVIDIA/nccl src/graph/search.cc
  * ncclTopoSearchRecNet), so channels take the NICs round-robin, and enters the node at "the most
  * local GPUs" of that NIC (same function); the ring leaves every node on the same NIC
- * (NCCL_CROSS_NIC=0). Here: the NICs are those local to the group's GPUs (in order of first
- * appearance; a GPU's own NIC is railOfLocalGpu), channel c takes NIC c mod their count, and each
- * node's GPUs are rotated so that the channel enters at one of that NIC's GPUs (the next one each
- * time the channel index wraps round the NICs). With one NIC per GPU (DGX A100, H100) channel c
- * enters at GPU c mod ppn on NIC c mod 8; on a DGX-1 (4 NICs, 8 GPUs) 4 channels use NICs 0–3, not
- * 0, 0, 1, 1.
+ * (NCCL_CROSS_NIC=0). The NICs it tries are those local to the communicator's GPUs, GPU by GPU
+ * (search.cc ncclTopoSelectNets), each GPU's own first (src/graph/topo.cc ncclTopoGetLocalNet). Here:
+ * the NICs are those closest to the group's GPUs (railsOfLocalGpu: one per GPU, or each of a GPU's
+ * several where a node has more NICs than GPUs), in order of first appearance; channel c takes NIC
+ * (c + start) mod their count, and each node's GPUs are rotated so that the channel enters at one of
+ * that NIC's GPUs (the next one each time the channel index wraps round the NICs). With one NIC per
+ * GPU (DGX A100, H100) channel c enters at GPU c mod ppn on NIC c mod 8; on a DGX-1 (4 NICs, 8 GPUs)
+ * 4 channels use NICs 0–3, not 0, 0, 1, 1; on a 4-GPU tray with 8 NICs, 8 channels use all 8, two per GPU.
+ *
+ * `start` spreads concurrent groups whose GPUs share NICs over those NICs rather than piling them on the
+ * first: where s GPUs share each NIC (DGX-1, jean-zay: 2), the group whose first GPU is the i-th of
+ * its NIC's starts i/s of the way round its NICs, as NCCL starts each GPU's NICs at its index among the
+ * GPUs that share them ("the starting NIC is chosen to avoid conflicts", topo.cc ncclTopoGetLocalNet:
+ * `net = gpu.dev % localGpuCount`). Two strided groups on jean-zay (GPUs 0, 2, 4, 6 and 1, 3, 5, 7),
+ * each of two channels, take NICs 0–1 and 2–3, not both 0–1. Where every GPU has a NIC of its own,
+ * start is 0.
  *
  * Behind an NVSwitch any order of a node's GPUs is a ring; on a direct NVLink mesh (DGX-1) each
  * channel's order inside a node follows NVLink edges from its entry GPU (packMeshRings, spreading
@@ -32,14 +44,21 @@ export function ringChannels(t: TopologyGraph, gpus: readonly number[], ranksPer
   const byRail = new Map<number, number[]>();
   for (let i = 0; i < ranksPerNode; i++) {
     const gpu = gpus[i] as number;
-    const rail = railOfGpu(t, gpu);
-    const at = byRail.get(rail);
-    if (at) at.push(i); else byRail.set(rail, [i]);
+    for (const rail of railsOfLocalGpu(t, gpu - gpuNode(t, gpu) * t.gpusPerNode)) {
+      const at = byRail.get(rail);
+      if (at) at.push(i); else byRail.set(rail, [i]);
+    }
   }
   const rails = [...byRail.keys()];
+  const head = gpus[0] as number;
+  const place = placeAtNic(t, head - gpuNode(t, head) * t.gpusPerNode);
+  const start = Math.floor((place.index * rails.length) / place.sharing);
+  const channelRails: number[] = [];
   const entries: number[] = [];
   for (let c = 0; c < nChannels; c++) {
-    const positions = byRail.get(rails[c % rails.length] as number) as number[];
+    const rail = rails[(c + start) % rails.length] as number;
+    const positions = byRail.get(rail) as number[];
+    channelRails.push(rail);
     entries.push(positions[Math.floor(c / rails.length) % positions.length] as number);
   }
   const meshOrders = meshPositions(t, gpus, ranksPerNode, entries, n > ranksPerNode);
@@ -53,7 +72,7 @@ export function ringChannels(t: TopologyGraph, gpus: readonly number[], ranksPer
         order[base + i] = gpus[base + (positions ? (positions[i] as number) : (i + shift) % ranksPerNode)] as number;
       }
     }
-    channels.push({ order, rail: rails[c % rails.length] as number });
+    channels.push({ order, rail: channelRails[c] as number });
   }
   return channels;
 }
@@ -61,6 +80,10 @@ export function ringChannels(t: TopologyGraph, gpus: readonly number[], ranksPer
 /**
  * On a direct NVLink mesh, per channel the positions (0 … ppn−1, in the first node's GPUs) in ring
  * order from the channel's entry position; null behind an NVSwitch or when no NVLink ring exists.
+ * Each ring leaves the node near its NIC where some ring can: at a GPU sharing the entry's NIC (DGX-1),
+ * or, where every GPU has NICs of its own (a quad GH200), at the GPU before the entry in the group's
+ * order, as a ring behind an NVSwitch does — the entries take the GPUs in turn, so the exits then do
+ * too, and no GPU's host link carries more channels out than another's.
  */
 function meshPositions(t: TopologyGraph, gpus: readonly number[], ppn: number, entries: readonly number[], open: boolean): number[][] | null {
   // A PCIe node (peerSlot of no NVLink pair) has no NVLink ring to follow: its GPUs keep their order.
@@ -69,8 +92,10 @@ function meshPositions(t: TopologyGraph, gpus: readonly number[], ppn: number, e
   if (!links) return null;
   const locals = gpus.slice(0, ppn).map((gpu) => gpu - gpuNode(t, gpu) * t.gpusPerNode);
   const rail = (local: number): number => railOfLocalGpu(t, local);
+  const shared = placeAtNic(t, locals[0] as number).sharing > 1;
+  const before = (local: number): number => locals[(locals.indexOf(local) + ppn - 1) % ppn] as number;
   const rings = packMeshRings(links, t.gpusPerNode, locals, entries.map((p) => locals[p] as number), open,
-    (entry, exit) => rail(entry) === rail(exit));
+    shared ? (entry, exit) => rail(entry) === rail(exit) : (entry, exit) => exit === before(entry));
   return rings ? rings.map((ring) => ring.map((local) => locals.indexOf(local))) : null;
 }
 

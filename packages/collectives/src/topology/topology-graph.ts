@@ -56,6 +56,28 @@ export const railOfLocalGpu = (t: TopologyGraph, local: number): number =>
 /** The NIC (rail) closest to a GPU, by its global index. */
 export const railOfGpu = (t: TopologyGraph, gpu: number): number => railOfLocalGpu(t, gpu - gpuNode(t, gpu) * t.gpusPerNode);
 
+/**
+ * Every NIC (rail) closest to a local GPU, in order: its own one, or, where a node has more NICs than GPUs, each NIC of
+ * its share (a 4-GPU tray with 8 NICs: GPU l has NICs 2l and 2l + 1, on its own PCIe switch).
+ */
+export function railsOfLocalGpu(t: TopologyGraph, local: number): number[] {
+  const first = railOfLocalGpu(t, local);
+  const end = Math.max(first + 1, Math.floor(((local + 1) * t.nicsPerNode) / t.gpusPerNode));
+  return Array.from({ length: end - first }, (_, i) => first + i);
+}
+
+/**
+ * Where a local GPU stands among the GPUs that share its closest NIC (DGX-1, jean-zay: GPUs 2r and 2r + 1 share NIC r):
+ * its index among them and their count; index 0 of 1 where every GPU has a NIC of its own.
+ */
+export function placeAtNic(t: TopologyGraph, local: number): { readonly index: number; readonly sharing: number } {
+  const rail = railOfLocalGpu(t, local);
+  // GPUs l with ⌊l·N/G⌋ = r: from ⌈r·G/N⌉ to ⌈(r+1)·G/N⌉ − 1.
+  const from = Math.ceil((rail * t.gpusPerNode) / t.nicsPerNode);
+  const to = Math.min(t.gpusPerNode, Math.ceil(((rail + 1) * t.gpusPerNode) / t.nicsPerNode));
+  return { index: local - from, sharing: Math.max(1, to - from) };
+}
+
 function leafOf(t: TopologyGraph, node: number, rail: number): number {
   if (t.railOptimised) return rail * Math.ceil(t.nodes / t.nodesPerLeaf) + Math.floor(node / t.nodesPerLeaf);
   return Math.floor(node / t.nodesPerLeaf);
