@@ -173,7 +173,7 @@ describe('trainplan collective', () => {
 
   it('8 NDR NICs on a 4-GPU GB200 tray: costed, and a note says so', async () => {
     const { out } = await collective(['--op', 'all-reduce', '--gpu', 'gb200', '--network', 'ndr-ib-8x', '--nodes', '2', '--size', '1GiB']);
-    expect(out).toContain('note: ndr-ib-8x puts 8 NICs on a node, more than the 4 GPUs of a gb200-nvl72 node: costed with all 8 (2 per GPU); gb200-nvl72\'s own network, nvl72, has 4 per node');
+    expect(out).toContain('note: ndr-ib-8x puts 8 NICs on a node, more than the 4 GPUs of a gb200-nvl72 node: costed with all 8 (2 per GPU, each GPU reaching them at most at its own PCIe link); gb200-nvl72\'s own network, nvl72, has 4 per node');
   });
 
   it('a GPU id given to --system is refused naming the flag to give it to, --gpu, not the request field', async () => {

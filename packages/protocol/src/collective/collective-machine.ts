@@ -27,14 +27,15 @@ export interface CollectiveMachine {
 
 /**
  * What was costed where a network puts more NICs on a node than the system has GPUs: the fabric takes the network's count
- * as given (two NICs per GPU of a 4-GPU GB200 tray on ndr-ib-8x), which no such node has; said, with the system's own.
+ * as given (two NICs per GPU of a 4-GPU GB200 tray on ndr-ib-8x), which no such node has, each GPU reaching them at most at
+ * its host link (collectives host-path.ts groupHostPathGBps); said, with the system's own.
  */
 function nicNote(system: SystemSpec, network: NetworkSpec): string | undefined {
   if (network.nvlinkDomainGpus !== undefined || network.nicsPerNode <= system.gpusPerNode) return undefined;
   const own = networkById(system.network);
   const ownCount = own && own.id !== network.id ? `; ${system.id}'s own network, ${own.id}, has ${own.nicsPerNode} per node` : '';
   return `${network.id} puts ${network.nicsPerNode} NICs on a node, more than the ${system.gpusPerNode} GPUs of a ${system.id} node: `
-    + `costed with all ${network.nicsPerNode} (${network.nicsPerNode / system.gpusPerNode} per GPU)${ownCount}`;
+    + `costed with all ${network.nicsPerNode} (${network.nicsPerNode / system.gpusPerNode} per GPU, each GPU reaching them at most at its own PCIe link)${ownCount}`;
 }
 
 /** Preset ids → specs and the communicator; every unknown id or impossible count is an issue. */

@@ -50,7 +50,7 @@ describe('runCollective', () => {
   it('says what it costed when a network has more NICs per node than the system has GPUs (8 NDR NICs on a 4-GPU GB200 tray)', () => {
     const r = runCollective({ op: 'all-reduce', gpu: 'gb200', network: 'ndr-ib-8x', nodes: 2, size: GiB(1) });
     if (!r.ok) throw new Error(r.message);
-    expect(r.notes).toContain('ndr-ib-8x puts 8 NICs on a node, more than the 4 GPUs of a gb200-nvl72 node: costed with all 8 (2 per GPU); '
+    expect(r.notes).toContain('ndr-ib-8x puts 8 NICs on a node, more than the 4 GPUs of a gb200-nvl72 node: costed with all 8 (2 per GPU, each GPU reaching them at most at its own PCIe link); '
       + 'gb200-nvl72\'s own network, nvl72, has 4 per node');
     // A tray's own 4 NICs (nvl72), and a DGX's 8 on 8 GPUs, need no note.
     for (const body of [{ gpu: 'gb200' }, { gpu: 'h100-sxm' }]) {
