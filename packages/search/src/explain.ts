@@ -71,30 +71,41 @@ function recomputedLayersFor(split: PipelineSplit, c: Candidate, v: number): num
 
 /**
  * A neighbour as Megatron can run it, where moving one dimension breaks a rule that a setting of the best plan only
- * carried along: its model chunks (v) are dropped where its split or its micro-batches no longer take them (every
- * stage's layers in v equal chunks, the micro-batches in whole rounds of the stages, more than 2 stages without
- * overlapped sends; checkPlan), which the change then says, and a partial recompute is fitted to its v
- * (recomputedLayersFor). A neighbour that breaks a rule of its own (no split of the layers, a batch it does not
- * divide) stays as it is: that rule is why it loses.
+ * carried along: its model chunks (v) become the most, up to the best plan's, that its split and its micro-batches take
+ * (every stage's layers in v equal chunks, the micro-batches in whole rounds of the stages, more than 2 stages without
+ * overlapped sends; checkPlan, enumerate.ts), among those the space searched has where it is given, so that the change
+ * is the one dimension and no more than Megatron needs: the change then says the v (", v 3"), or " (no interleaving)"
+ * where only v 1 runs (QA: GPT-3 175B on 1,024 A100 at 1,536 called PP 32 at v 1 "+14%, mostly pipeline bubble", where
+ * PP 32 at v 3 runs +6.4%). A partial recompute is fitted to its v (recomputedLayersFor). A neighbour that breaks a rule
+ * of its own (no split of the layers, a batch it does not divide) stays as it is: that rule is why it loses.
  */
-function asRunnable(base: SearchBase, best: Candidate, change: string, c: Candidate): Neighbour {
+function asRunnable(base: SearchBase, best: Candidate, change: string, c: Candidate, space: SearchSpace | undefined): Neighbour {
   const split = pipelineSplit(base.model.layers, c.pipeline, c.pipelineSlots);
   const perStep = c.microBatchSize * c.data;
   if (split === undefined || base.globalBatchSize % perStep !== 0) return { change, candidate: c };
-  const rounds = (base.globalBatchSize / perStep) % c.pipeline === 0;
-  const v = c.virtualStages > 1 && (c.pipeline === 1 || !splitsIntoChunks(split, c.virtualStages) || !rounds
-    || (c.pipeline === 2 && !base.overlapPipelineComm)) ? 1 : c.virtualStages;
-  const dropped = v < best.virtualStages && c.pipeline > 1 ? ' (no interleaving)' : '';
-  return { change: change + dropped, candidate: { ...c, virtualStages: v, recomputeLayers: recomputedLayersFor(split, c, v) } };
+  // The rules on v that do not depend on which v (checkPlan): a pipeline of more than one stage, whole rounds of micro-batches,
+  // overlapped sends on 2 stages. The split's rule does: the largest v that splits every stage's layers (or slots).
+  const interleaves = c.pipeline > 1 && (base.globalBatchSize / perStep) % c.pipeline === 0 && (c.pipeline > 2 || base.overlapPipelineComm);
+  let v = 1;
+  if (interleaves) {
+    for (let w = c.virtualStages; w > 1; w--) {
+      if (splitsIntoChunks(split, w) && (w === c.virtualStages || space === undefined || space.virtualStages.includes(w))) {
+        v = w;
+        break;
+      }
+    }
+  }
+  const said = v >= best.virtualStages || c.pipeline === 1 ? '' : v > 1 ? `, v ${v}` : ' (no interleaving)';
+  return { change: change + said, candidate: { ...c, virtualStages: v, recomputeLayers: recomputedLayersFor(split, c, v) } };
 }
 
 /** The single neighbours of a plan: one dimension moved one step, data parallelism re-derived. */
-function neighbours(base: SearchBase, best: Candidate): Neighbour[] {
+function neighbours(base: SearchBase, best: Candidate, space: SearchSpace | undefined): Neighbour[] {
   const gpus = base.nodes * base.gpusPerNode;
   const domain = base.nvlinkDomainGpus;
   const out: Neighbour[] = [];
   const L = base.model.layers;
-  const runnable = (change: string, candidate: Candidate) => out.push(asRunnable(base, best, change, candidate));
+  const runnable = (change: string, candidate: Candidate) => out.push(asRunnable(base, best, change, candidate, space));
   const withDegrees = (change: string, t: number, p: number, c: number, extra: Partial<Candidate> = {}) => {
     const d = gpus / (t * p * c);
     if (!Number.isInteger(d) || d < 1 || t < 1 || p < 1 || c < 1) return;
@@ -150,16 +161,19 @@ const pct = formatPercentChange;
 /** A signed change of time, in the units the rest of the answer uses ("+840 µs", "+1.20 s", "+4.91 days"). */
 const secs = (x: number): string => `${x >= 0 ? '+' : '−'}${formatSeconds(Math.abs(x))}`;
 
-/** The breakdown part that grew the most, stated as in the issue's example. */
-function dominantIncrease(best: StepBreakdown, alt: StepBreakdown): string {
-  let part = PARTS[0]!;
-  let grew = -Infinity;
-  for (const candidate of PARTS) {
-    const delta = alt[candidate[0]] - best[candidate[0]];
-    if (delta > grew) [part, grew] = [candidate, delta];
+/**
+ * What grew: "mostly +32% compute (+5.41 s per step)" where one part is at least half of the step's increase, else the
+ * two that grew the most, "largest: +65.4 ms compute, +45.4 ms tensor-parallel communication per step" (QA: "mostly
+ * compute" said of 65.4 ms out of 179 ms). `stepIncrease` is the step time's, which the parts sum to (planner estimate.ts).
+ */
+function dominantIncrease(best: StepBreakdown, alt: StepBreakdown, stepIncrease: number): string {
+  const grown = PARTS.map(([key, name]) => ({ key, name, delta: alt[key] - best[key] })).sort((a, b) => b.delta - a.delta);
+  const [first, second] = [grown[0]!, grown[1]!];
+  if (first.delta >= 0.5 * stepIncrease) {
+    const before = best[first.key];
+    return `mostly ${before > 0 ? `${pct(first.delta / before)} ` : ''}${first.name} (${secs(first.delta)} per step)`;
   }
-  const before = best[part[0]];
-  return `${before > 0 ? `${pct(grew / before)} ` : ''}${part[1]} (${secs(grew)} per step)`;
+  return `largest: ${secs(first.delta)} ${first.name}, ${secs(second.delta)} ${second.name} per step`;
 }
 
 const layersText = (n: number | undefined): string => (n === undefined ? 'every layer' : `${n} layer${n === 1 ? '' : 's'}/stage`);
@@ -196,14 +210,19 @@ export function explainAlternatives(
   const memory = new MemoryBound(base);
   const budget = memoryBudgetBytes(base, memoryFraction);
   const out: Alternative[] = [];
-  for (const neighbour of neighbours(base, best.candidate)) {
+  // A neighbour that cannot run and that the constraints also leave out says both, as a runnable one says the latter
+  // (QA: "TP 4: needs 134 GiB…" under --tensor 8, with nothing to say TP 4 was not searched).
+  const excluded = (c: Candidate): boolean => space !== undefined && !inSpace(space, c);
+  const outside = (c: Candidate): string => (excluded(c) ? '; outside the space searched too (the constraints rule it out)' : '');
+  const outsideFlag = (c: Candidate): { outsideSpace?: true } => (excluded(c) ? { outsideSpace: true } : {});
+  for (const neighbour of neighbours(base, best.candidate, space)) {
     const { candidate } = neighbour;
     const note = (evaluated: Candidate, fits: boolean | undefined) => (neighbour.recomputeChanged ? '' : recomputeNote(best.candidate, candidate, evaluated, fits));
     // Megatron's start-up rules first, said of this neighbour in plain words (a field name or another size is no answer here).
     const issue = checkPlan(planFor(base, candidate))[0];
     if (issue !== undefined) {
       const change = neighbour.change + note(candidate, undefined);
-      out.push({ change, candidate, why: `${change}: ${cannotRunText(base, candidate, issue)}` });
+      out.push({ change, candidate, why: `${change}: ${cannotRunText(base, candidate, issue)}${outside(candidate)}`, ...outsideFlag(candidate) });
       continue;
     }
     const result = evaluateCandidate(base, candidate, memory, budget);
@@ -212,7 +231,8 @@ export function explainAlternatives(
     if (!result.ok) {
       // Memory, mostly; a rule the estimate found after all is said as the check above says it.
       const rule = result.infeasible.reason === 'out-of-memory' ? undefined : result.infeasible.issues?.[0];
-      out.push({ change, candidate: result.candidate, why: `${change}: ${rule ? cannotRunText(base, result.candidate, rule) : result.infeasible.message}` });
+      const why = `${change}: ${rule ? cannotRunText(base, result.candidate, rule) : result.infeasible.message}${outside(result.candidate)}`;
+      out.push({ change, candidate: result.candidate, why, ...outsideFlag(result.candidate) });
       continue;
     }
     const slowdown = result.estimate.stepTimeSeconds / best.estimate.stepTimeSeconds - 1;
@@ -223,7 +243,7 @@ export function explainAlternatives(
     const why = slowdown <= 0 && budgetExhausted
       ? `${change}: faster (${pct(slowdown)} step time), not estimated before the candidate budget ran out: raise it`
       : slowdown <= 0 ? `${change}: as fast (${pct(slowdown)} step time) within the model's resolution`
-      : `${change}: ${pct(slowdown)} step time, mostly ${dominantIncrease(best.estimate.breakdown, result.estimate.breakdown)}`;
+      : `${change}: ${pct(slowdown)} step time, ${dominantIncrease(best.estimate.breakdown, result.estimate.breakdown, result.estimate.stepTimeSeconds - best.estimate.stepTimeSeconds)}`;
     out.push({ change, candidate: result.candidate, estimate: result.estimate, slowdown, why });
   }
   // The near-tie without context parallelism first (it is the one a reader should weigh against the best), in place of the

@@ -1,4 +1,4 @@
-import { countOf, formatBytes } from '@trainplan/units';
+import { countOf } from '@trainplan/units';
 import { describeCandidate } from './candidate.ts';
 import { END_REASONS, RULE_REASON_TEXT, type PruneReason, type RuleReason } from './prune-reason.ts';
 import type { SearchResult } from './search.ts';
@@ -10,13 +10,13 @@ const RULES_NAMED = 2;
 
 type Miss = NonNullable<SearchResult['closestInfeasible']>;
 
-/** "(TP 1 · …) needs 79.6 GiB per GPU, the GPU has 79.6 GiB": a candidate's memory shortfall. */
-function shortfall(miss: Miss): string {
-  const limit = miss.availableBytes < miss.capacityBytes
-    ? `the search leaves ${formatBytes(miss.availableBytes)} of the GPU's ${formatBytes(miss.capacityBytes)} usable (memoryFraction)`
-    : `the GPU has ${formatBytes(miss.availableBytes)}`;
-  return `(${describeCandidate(miss.candidate)}) needs ${formatBytes(miss.neededBytes)} per GPU, ${limit}`;
-}
+/**
+ * "(TP 1 · …) needs 268 GiB per GPU on pipeline stage 0, the NVIDIA A100 SXM4 80GB has 80.0 GiB": a candidate's memory
+ * shortfall, in the words of its own refusal (the planner's, or the search's memory budget's: memory-budget.ts), so that
+ * this line and the answer's "closest miss" line, which gives that refusal, say it alike (QA: "the GPU has 80.0 GiB"
+ * beside "the NVIDIA A100 SXM4 80GB has 80.0 GiB").
+ */
+const shortfall = (miss: Miss): string => `(${describeCandidate(miss.candidate)}) ${miss.message}`;
 
 /** A reason, the candidates it ruled out, and how far they had got (the enumeration's depth: SearchResult.pastLayout). */
 type Ruled = [PruneReason, number, number];

@@ -1,3 +1,4 @@
+import { TIGHT_MEMORY_SHARE } from '@trainplan/planner';
 import { RULE_REASON_TEXT, type PruneReason } from './prune-reason.ts';
 
 /**
@@ -9,7 +10,9 @@ export const PRUNE_REASON_TEXT = /* @__PURE__ */ ((): Readonly<Record<PruneReaso
   ...RULE_REASON_TEXT,
   redundant: 'the same plan as another candidate (sequence parallelism without tensor parallelism, the distributed optimizer with one data-parallel replica, '
     + 'a partial recompute of every layer, which is full recompute) or a slower one than a candidate also searched (a partial recompute where the same plan without recompute fits, or is itself dropped as slower than the best found)',
-  'out-of-memory': 'does not fit in GPU memory',
+  // The search's budget, not the HBM alone (memory-budget.ts): a plan that fits the GPU above the memory fraction counts here
+  // too (QA: "does not fit in GPU memory" said of those), as the alternatives' own lines say it ("above the … usable").
+  'out-of-memory': `does not fit in the GPU memory the search leaves usable (a memory fraction of HBM, ${TIGHT_MEMORY_SHARE} unless set)`,
   dominated: 'its lower bound on step time is already slower than the k-th best found',
   budget: 'not evaluated: the candidate budget ran out',
 }))();

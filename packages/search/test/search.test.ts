@@ -3,7 +3,7 @@ import { estimatePlan, type PlanInput } from '@trainplan/planner';
 import { describe, expect, it } from 'vitest';
 import { GiB } from '@trainplan/units';
 import {
-  defaultSearchSpace, evaluateCandidate, explainAlternatives, MemoryBound, planFor, refusalReason, searchedSpace, searchPlans, spaceSize, whyNothingFits, type Candidate, type PruneReason,
+  defaultSearchSpace, describeCandidate, PRUNE_REASON_TEXT, evaluateCandidate, explainAlternatives, MemoryBound, planFor, refusalReason, searchedSpace, searchPlans, spaceSize, whyNothingFits, type Candidate, type PruneReason,
 } from '../src/index.ts';
 import { gpt3Base, llama3_70bBase, llama70bBase, smallBase } from './fixtures.ts';
 
@@ -171,7 +171,7 @@ describe('searchPlans options', () => {
     expect(cut.closestInfeasible!.neededBytes).toBeGreaterThan(cut.closestInfeasible!.availableBytes);
     const estimates = budget === 1 ? '1 full estimate' : `${budget} full estimates`;
     expect(whyNothingFits(cut)).toMatch(new RegExp(`^the candidate budget ran out after ${estimates}, before any plan that fits was estimated; `
-      + 'the closest seen so far \\(TP \\d+ · PP \\d+ [^)]*\\) needs [\\d.]+ GiB per GPU, '));
+      + 'the closest seen so far \\(TP \\d+ · PP \\d+ [^)]*\\) needs [\\d.]+ GiB per GPU( on pipeline stage \\d+)?, '));
   });
 
   it('says it is the search\'s memoryFraction, not the GPU, that a plan fitting the GPU misses', () => {
@@ -181,10 +181,16 @@ describe('searchPlans options', () => {
     const r = searchPlans(gpt3Base, { top: 1, constraints: { memoryFraction } });
     expect(r.top.length).toBeGreaterThan(0);
     expect(r.top.every((p) => p.estimate.memory.totalBytes <= memoryFraction * gpt3Base.gpu.hbmBytes)).toBe(true);
+    // The plans the budget alone rules out (the best among them) count as out of memory, and the tally's text says the
+    // memory the search leaves usable, not the GPU's (QA: "does not fit in GPU memory").
+    expect(r.pruned.counts['out-of-memory'] + r.refused.counts['out-of-memory']).toBeGreaterThan(searchPlans(gpt3Base, { top: 1 }).pruned.counts['out-of-memory']);
+    expect(PRUNE_REASON_TEXT['out-of-memory']).toMatch(/^does not fit in the GPU memory the search leaves usable \(a memory fraction of HBM, 0\.95 unless set\)$/);
     const tight = searchPlans({ ...gpt3Base, nodes: 16, globalBatchSize: 512 }, { top: 1, constraints: { memoryFraction: 0.01 } });
     expect(tight.top).toEqual([]);
     expect(tight.closestInfeasible!.availableBytes).toBeLessThan(tight.closestInfeasible!.capacityBytes);
-    expect(whyNothingFits(tight)).toMatch(/needs [\d.]+ GiB per GPU, the search leaves [\d.]+ MiB of the GPU's 80\.0 GiB usable \(memoryFraction\)$/);
+    // In the words of the closest plan's own refusal, as the answer's "closest miss" gives it (memory-budget.ts).
+    expect(whyNothingFits(tight)).toBe(`out of memory: the plan that comes closest (${describeCandidate(tight.closestInfeasible!.candidate)}) ${tight.closestInfeasible!.message}`);
+    expect(whyNothingFits(tight)).toMatch(/needs [\d.]+ GiB per GPU( on pipeline stage \d+)?, above the [\d.]+ MiB the search leaves usable \(memoryFraction 0\.01 of the .+'s 80\.0 GiB\)$/);
   });
 });
 

@@ -8,7 +8,7 @@ export {
 } from './quantities.ts';
 export {
   formatNumber, formatGrouped, formatBytes, formatBytesDecimal, formatSeconds, formatWaitSeconds, formatDuration, formatFlops, formatBandwidth,
-  formatCount, formatCountCompact, formatPercent, formatShare, formatPercentChange, countOf, formatAmount, formatLoad,
+  formatCount, formatCountCompact, formatPercent, formatShare, formatPercentChange, countOf, formatAmount, formatLoad, formatFixedGrouped,
 } from './format.ts';
 export { formatCountExact, parseBytes, parseCount, parseDecimal, parseTokenLength } from './parse.ts';
 export { formatSize, typedInBinary } from './format-size.ts';

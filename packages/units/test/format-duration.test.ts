@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { days, formatDuration, hours, minutes } from '../src/index.ts';
+import { days, formatDuration, formatFixedGrouped, hours, minutes } from '../src/index.ts';
 
 describe('formatDuration at each boundary between its units', () => {
   // QA: a span that rounds up to the next unit was said in the one below it ("24.0 hours" for 0.999 days, "60 minutes"
@@ -26,5 +26,19 @@ describe('formatDuration at each boundary between its units', () => {
     [days(1) - 1e-9], [hours(24) - 0.5], [hours(1) - 1e-9], [minutes(60) - 1], [60 - 1e-9], [60 - 0.01],
   ])('never says the next unit\'s worth in the unit below it (%d s)', (s) => {
     expect(formatDuration(s)).not.toMatch(/^(?:24\.0 hours|60 minutes|60\.0 s)$/);
+  });
+});
+
+describe('formatFixedGrouped: a figure to fixed decimals, grouped by thousands as formatDuration\'s days are', () => {
+  it.each([
+    [3140.06, 1, '3,140.1'],
+    [34.24, 1, '34.2'],
+    [0.04, 1, '0.0'],
+    [1234567.891, 2, '1,234,567.89'],
+    [999.96, 1, '1,000.0'],
+  ])('formatFixedGrouped(%d, %d) is %s', (x, decimals, text) => expect(formatFixedGrouped(x, decimals)).toBe(text));
+
+  it('writes a span of days as formatDuration does', () => {
+    expect(formatDuration(days(3140.06))).toBe(`${formatFixedGrouped(3140.06, 1)} days`);
   });
 });

@@ -1,7 +1,7 @@
 import {
   checkedText, withNodesExtensions, compactTokens, daysText, nvlinkDomainsText, plannedBatch, runNodes, stepsOf, type NodesResponseJson, nodesText,
 } from '@trainplan/protocol';
-import { countOf, formatCount, formatSeconds } from '@trainplan/units';
+import { countOf, formatCountCompact, formatSeconds } from '@trainplan/units';
 import type { Command } from '../command.ts';
 import { printError } from '../errors.ts';
 import { EXIT } from '../exit-codes.ts';
@@ -225,7 +225,7 @@ export function formatNodesReport(a: NodesResponseJson, warning?: string): strin
   return [
     // A rack-scale NVLink domain (GB200 NVL72) is what is bought: the GPUs' racks beside them, where the answer counts them.
     `${HEADLINE[a.mode]}: ${nodesText(a.nodes)} (${grouped(a.gpus)} × ${r.gpu}${a.nvlinkDomains ? ` in ${nvlinkDomainsText(a.gpus, a.nvlinkDomains)}` : ''})`,
-    `time to train ${formatCount(a.tokens).replace(/\s+/g, '')} tokens: ${daysText(a.days)} · ${wholeText(a.gpuHours)} GPU-hours${a.cost === undefined ? '' : ` · cost ${costWithCurrency(a.cost)}`}`,
+    `time to train ${formatCountCompact(a.tokens)} tokens: ${daysText(a.days)} · ${wholeText(a.gpuHours)} GPU-hours${a.cost === undefined ? '' : ` · cost ${costWithCurrency(a.cost)}`}`,
     // Every figure below (the smallest size, the curve, the hint) is at the same uptime: said once, under the first.
     ...(uptime === undefined ? [] : [uptime]),
     ...(s ? [`smallest cluster that fits: ${nodesText(s.nodes)}, ${daysText(s.days)} · ${wholeText(s.gpuHours)} GPU-hours${s.cost === undefined ? '' : ` · cost ${wholeText(s.cost)}`}${s.withinBudget ? '' : ' (over the budget)'}`] : []),

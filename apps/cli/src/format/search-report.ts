@@ -1,6 +1,6 @@
 import { daysText, type SearchOkJson, type SearchPlanJson, type SearchResponseJson } from '@trainplan/protocol';
-import { countOf, formatBytes, formatCount, formatSeconds } from '@trainplan/units';
-import { countText, grouped } from './count-text.ts';
+import { countOf, formatBytes, formatFixedGrouped, formatSeconds } from '@trainplan/units';
+import { compactCount, countText, grouped } from './count-text.ts';
 import { fp8Peak, mfuCells, mfuHeaders, mfuText, type Fp8Peak } from './mfu-text.ts';
 import { costHeader, costWithCurrency } from './price-currency.ts';
 import { renderTable, type Align } from './table.ts';
@@ -22,7 +22,7 @@ const planColumns = (peak: Fp8Peak | undefined): PlanColumn[] => [
   { header: 'tokens/s', cell: (p) => wholeText(p.estimate.tokensPerSecond), align: 'right' },
   ...mfuHeaders(peak).map((header, i): PlanColumn => ({ header, cell: (p) => mfuCells(p.estimate.mfu, peak)[i], align: 'right' })),
   { header: 'memory', cell: (p) => formatBytes(p.estimate.memory.totalBytes), align: 'right' },
-  { header: 'days', cell: (p) => (p.days === undefined ? undefined : `${p.days.toFixed(1)} d`), align: 'right' },
+  { header: 'days', cell: (p) => (p.days === undefined ? undefined : `${formatFixedGrouped(p.days, 1)} d`), align: 'right' },
   { header: 'GPU-hours', cell: (p) => (p.gpuHours === undefined ? undefined : wholeText(p.gpuHours)), align: 'right' },
   { header: costHeader('cost'), cell: (p) => (p.cost === undefined ? undefined : wholeText(p.cost)), align: 'right' },
 ];
@@ -64,7 +64,7 @@ function searchedLine(a: SearchOkJson): string {
   const rest = a.budgetExhausted
     ? `${grouped(leftByBudget(a))} left unestimated by the candidate budget, the rest ruled out by rules and bounds`
     : 'the rest ruled out by rules and bounds';
-  return `searched ${formatCount(a.spaceSize)} candidates (${countOf(a.fullEstimates, 'full estimate')}; ${rest})`;
+  return `searched ${compactCount(a.spaceSize)} candidates (${countOf(a.fullEstimates, 'full estimate')}; ${rest})`;
 }
 
 /**
@@ -111,7 +111,7 @@ export function formatSearchReport(answer: SearchResponseJson, inFlagTerms: (s: 
     ...a.alternatives.map((x) => `  ${x.why}`),
     '',
     'pruned:',
-    ...renderTable(a.pruned.map((p) => [formatCount(p.count), p.reason, p.description]), { align: ['right'] }),
+    ...renderTable(a.pruned.map((p) => [compactCount(p.count), p.reason, p.description]), { align: ['right'] }),
   ];
   for (const w of a.warnings) lines.push(`warning: ${w}`);
   return `${lines.join('\n')}\n`;

@@ -401,9 +401,22 @@ describe('trainplan search', () => {
     const { code, out, err } = await cli(['search', '--model', 'gpt3-175b', '--gpu', 'a100-80gb', '--nodes', '16', '--global-batch', '1536', '--memory-fraction', '0.3']);
     expect(code).toBe(1);
     expect(out).toMatch(/\nclosest miss: .* above the 24\.0 GiB the search leaves usable \(--memory-fraction 0\.3 of the NVIDIA A100 SXM4 80GB's 80\.0 GiB\)\n/);
-    expect(out).toMatch(/^no plan: .* the search leaves 24\.0 GiB of the GPU's 80\.0 GiB usable \(--memory-fraction\)\n/);
-    expect(err).toMatch(/^trainplan: no-feasible-configuration: .* the search leaves 24\.0 GiB of the GPU's 80\.0 GiB usable \(--memory-fraction\)\n$/);
+    // The no-plan line says the shortfall in the closest miss's own words (QA: two wordings of one shortfall).
+    expect(out).toMatch(/^no plan: .* above the 24\.0 GiB the search leaves usable \(--memory-fraction 0\.3 of the NVIDIA A100 SXM4 80GB's 80\.0 GiB\)\n/);
+    expect(err).toMatch(/^trainplan: no-feasible-configuration: .* above the 24\.0 GiB the search leaves usable \(--memory-fraction 0\.3 of the NVIDIA A100 SXM4 80GB's 80\.0 GiB\)\n$/);
     expect(out + err).not.toContain('memoryFraction');
+  });
+
+  it('a search nothing fits in says the closest plan\'s shortfall in one wording on its no-plan and closest-miss lines', async () => {
+    // QA: "needs 268 GiB per GPU, the GPU has 80.0 GiB" over "needs 268 GiB per GPU on pipeline stage 0, the NVIDIA A100 SXM4 80GB has 80.0 GiB".
+    const { code, out } = await cli(['search', '--model', 'megatron-1t', '--gpu', 'a100-80gb', '--nodes', '8', '--global-batch', '4096']);
+    expect(code).toBe(1);
+    const noPlan = /^no plan: .*the plan that comes closest \((.*?)\) (needs .*)$/m.exec(out);
+    const miss = /^closest miss: (.*?): (needs .*)$/m.exec(out);
+    expect(noPlan, out).not.toBeNull();
+    expect(miss, out).not.toBeNull();
+    expect([noPlan![1], noPlan![2]]).toEqual([miss![1], miss![2]]);
+    expect(miss![2]).toMatch(/^needs [\d.]+ GiB per GPU on pipeline stage \d+, the NVIDIA A100 SXM4 80GB has 80\.0 GiB$/);
   });
 
   it('an --input request is told its fields by their JSON paths', async () => {

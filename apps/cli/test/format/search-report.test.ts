@@ -37,6 +37,24 @@ describe('formatSearchReport', () => {
     expect(answer.best.days).toBeGreaterThan(1000);
     const grouped = answer.best.days!.toLocaleString('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
     expect(lines[lines.findIndex((l) => l.startsWith('best: ')) + 1]).toContain(` · ${grouped} days · `);
+    // The table's days column groups them too (QA: "3140.1 d" under "3,140.1 days").
+    const first = lines[lines.indexOf('top plans:') + 2]!.trim().split(/\s{2,}/);
+    expect(first).toContain(`${grouped} d`);
+  });
+
+  it('counts its candidates and the pruned tally as trainplan nodes and the bot write counts: "8.60M", no space', () => {
+    const { answer, lines } = report({ model: 'gpt3-175b', cluster: { gpu: 'a100-80gb', nodes: 128 }, training: { globalBatchSize: 1536 }, top: 1 });
+    // The premise: millions of candidates, and tallies in the thousands.
+    expect(answer.spaceSize).toBeGreaterThan(1e6);
+    const m = /^searched (\d+\.\d+)M candidates \(/.exec(lines[1]!);
+    expect(m, lines[1]).not.toBeNull();
+    expect(Number(m![1]) * 1e6).toBeCloseTo(answer.spaceSize, -4);
+    const tally = lines.slice(lines.indexOf('pruned:') + 1).filter((l) => l.trim() !== '');
+    expect(tally).toHaveLength(answer.pruned.length);
+    for (const [i, line] of tally.entries()) {
+      const count = line.trim().split(/\s+/)[0]!;
+      expect(count).toMatch(answer.pruned[i]!.count < 1000 ? /^\d+$/ : /^\d+(\.\d+)?[kMB]$/);
+    }
   });
 
   it('the best plan\'s cost says its currency, once, after the figure', () => {
