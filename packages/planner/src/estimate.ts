@@ -238,7 +238,7 @@ function computeEstimate(input: PlanInput): PlanEstimate {
     // Written out rather than spread from `worst` (V8's slow path for a spread with further fields; see plan-memory.ts).
     memory: {
       stage: worst.stage, weightsBytes: worst.weightsBytes, gradientsBytes: worst.gradientsBytes, optimizerBytes: worst.optimizerBytes,
-      activationsBytes: worst.activationsBytes, otherBytes: worst.otherBytes, totalBytes: worst.totalBytes,
+      activationsBytes: worst.activationsBytes, otherBytes: worst.otherBytes, otherParts: worst.otherParts, totalBytes: worst.totalBytes,
       capacityBytes: input.gpu.hbmBytes, fits: worst.totalBytes <= input.gpu.hbmBytes,
     },
     stages: times.map((time, i) => ({ time, memory: memories[i]!, layers: layers[i]! })),

@@ -6,7 +6,7 @@ export type { PlanIssue, PlanRule } from './check-plan.ts';
 export { checkPlan, gpuIssues, INTERLEAVE_NEEDS_OVERLAP } from './check-plan.ts';
 export type { ComputeCalibration } from './calibration.ts';
 export { COMPUTE_CALIBRATION, resolveCalibration } from './calibration.ts';
-export type { StageMemory } from './plan-memory.ts';
+export type { OtherMemoryParts, StageMemory } from './plan-memory.ts';
 export { FRAGMENTATION, TRAINING_RUNTIME_RESERVE, fp8WeightCopiesPerGpu, savedLinearInputBytes } from './plan-memory.ts';
 export type { StageTime } from './stage-time.ts';
 export type { ParallelGroups } from './groups.ts';

@@ -17,12 +17,29 @@ export interface StageMemory {
   readonly gradientsBytes: Bytes;
   readonly optimizerBytes: Bytes;
   readonly activationsBytes: Bytes;
-  /**
-   * Runtime reserve, fragmentation and ZeRO-3's gathered unit, or, where the optimizer step peaks higher, its fp32
-   * gradient copy beyond the activations it replaces.
-   */
+  /** The sum of otherParts. */
   readonly otherBytes: Bytes;
+  /** What otherBytes holds, in whole bytes: fragmentation and buffers "as a separate, named term" (model reference §3). */
+  readonly otherParts: OtherMemoryParts;
   readonly totalBytes: Bytes;
+}
+
+/**
+ * The parts of a stage's "other" memory, whole bytes that add up to otherBytes exactly. Forward/backward and the
+ * optimizer step are two peaks that never meet: the first holds the activations, their fragmentation and ZeRO-3's gathered
+ * unit (Rajbhandari et al. 2020 §5.3: gathered only while the unit runs); the step, with those freed, the fp32 copy of the
+ * 16-bit gradients (gradient-accumulation.ts optimizerGradientCopyBytes). The larger sets the total, so the step's part
+ * is only what its copy needs beyond the first peak's.
+ */
+export interface OtherMemoryParts {
+  /** TRAINING_RUNTIME_RESERVE: CUDA context, cuBLAS workspaces, NCCL buffers. */
+  readonly runtimeReserveBytes: Bytes;
+  /** ⌈FRAGMENTATION × activationsBytes⌉: the caching allocator's fragmentation. */
+  readonly fragmentationBytes: Bytes;
+  /** ZeRO-3's largest unit of the stage gathered whole, its 16-bit weights and gradient; 0 under any other sharding. */
+  readonly zero3GatheredBytes: Bytes;
+  /** max(0, ⌈fp32 gradient copy⌉ − activations − fragmentation − gathered unit): 0 where forward/backward peaks higher. */
+  readonly optimizerStepBytes: Bytes;
 }
 
 /**
@@ -134,25 +151,24 @@ export function stageMemories(
     // forwards all run before any backward (Huang et al. 2019), as the first stage holds its embedding term (QA: GPipe
     // counted 4sbV/t once, 1 GiB, where m = 8 micro-batches hold 7.8 GiB).
     if (stage === input.pipeline - 1) activations += (input.schedule === 'gpipe' ? held : 1) * embedding.last;
-    const fragmentation = FRAGMENTATION * activations;
     const unit = stage === 0 ? gathered.first : stage === input.pipeline - 1 ? gathered.last : gathered.middle;
-    // Two peaks that never meet: forward/backward holds the activations, their fragmentation and ZeRO-3's gathered
-    // unit (gathered only while a unit runs: Rajbhandari et al. 2020 §5.3); the optimizer step, with both freed, the
-    // fp32 copy of the 16-bit gradients (optimizerGradientCopyBytes). The larger sets the total; where it is the
-    // step's, the difference shows here.
-    const running = fragmentation + unit;
-    const stepExtra = Math.max(0, optimizerGradientCopyBytes(input, parameters[stage]!, replicas) - activations - running);
-    // Whole bytes, each rounded up (a share such as 12/d bytes per parameter or 10% of the activations
-    // is fractional), so the parts add up to the total exactly.
+    // Whole bytes, each rounded up (a share such as 12/d bytes per parameter or 10% of the activations is fractional),
+    // so the parts add up to the totals exactly. The two peaks that never meet (OtherMemoryParts): the step's part is
+    // what its fp32 gradient copy needs beyond the activations, their fragmentation and the gathered unit it replaces.
     // (Fields written out, not spread: V8 builds a spread literal with further fields on its slow path, and
     // this runs for every stage of every estimate.)
     const weightsBytes = Math.ceil(states.weights + fp8CopiesPerLayer * count);
     const gradientsBytes = Math.ceil(states.gradients);
     const optimizerBytes = Math.ceil(states.optimizer);
     const activationsBytes = Math.ceil(activations);
-    const otherBytes = Math.ceil(TRAINING_RUNTIME_RESERVE + running + stepExtra);
+    const fragmentationBytes = Math.ceil(FRAGMENTATION * activationsBytes);
+    const zero3GatheredBytes = Math.ceil(unit);
+    const optimizerStepBytes = Math.max(0,
+      Math.ceil(optimizerGradientCopyBytes(input, parameters[stage]!, replicas)) - activationsBytes - fragmentationBytes - zero3GatheredBytes);
+    const otherBytes = TRAINING_RUNTIME_RESERVE + fragmentationBytes + zero3GatheredBytes + optimizerStepBytes;
     return {
       stage, weightsBytes, gradientsBytes, optimizerBytes, activationsBytes, otherBytes,
+      otherParts: { runtimeReserveBytes: TRAINING_RUNTIME_RESERVE, fragmentationBytes, zero3GatheredBytes, optimizerStepBytes },
       totalBytes: weightsBytes + gradientsBytes + optimizerBytes + activationsBytes + otherBytes,
     };
   });

@@ -47,14 +47,30 @@ export const memoryPartFields = {
   gradientsBytes: bytes('Gradients per GPU'),
   optimizerBytes: bytes('Optimizer state (master weights and moments) per GPU'),
   activationsBytes: bytes('Activations kept for the backward pass per GPU'),
-  otherBytes: bytes('Buffers, workspace and fragmentation per GPU, and the larger of ZeRO-3\'s gathered layer with its gradient and the optimizer step\'s fp32 gradient copy beyond the activations'),
+  otherBytes: bytes('Buffers, workspace and fragmentation per GPU, and the larger of ZeRO-3\'s gathered layer with its gradient and the optimizer step\'s fp32 gradient copy beyond the activations '
+    + '(trainplan\'s answers split it in otherParts)'),
   totalBytes: bytes('Sum of the parts above'),
 };
+
+const wholeBytes = (description: string) => integer({ min: 0, description: `${description}, in bytes.` });
+
+/** What otherBytes holds, each part named (model reference §3: fragmentation and buffers "as a separate, named term"). */
+export const otherPartsSchema = object({
+  runtimeReserveBytes: wholeBytes('The runtime reserve: CUDA context, cuBLAS workspaces and NCCL buffers, a fixed allowance'),
+  fragmentationBytes: wholeBytes('The caching allocator\'s fragmentation: 10% of activationsBytes, rounded up'),
+  zero3GatheredBytes: wholeBytes('ZeRO-3\'s largest unit of the stage gathered whole (its 16-bit weights and gradient; 0 under any other sharding)'),
+  optimizerStepBytes: wholeBytes('What the optimizer step\'s fp32 copy of the 16-bit gradients needs beyond the forward and backward peak '
+    + '(the activations, their fragmentation and the gathered unit, all freed before the step; 0 where that peak is the higher)'),
+}, {
+  ...open,
+  description: 'Extension: what otherBytes holds, each part named, in whole bytes that sum to otherBytes exactly.',
+});
 
 const memoryOf = <P extends Presence>(extension: Extension<P>) => object({
   ...memoryPartFields,
   capacityBytes: bytes("The GPU's memory capacity"),
   fits: boolean({ description: 'Whether totalBytes ≤ capacityBytes.' }),
+  otherParts: extension(otherPartsSchema),
   stage: extension(integer({ min: 0, description: 'Extension: the pipeline stage, from 0, these figures are of: the most loaded one.' })),
 }, { ...open, description: 'Memory per GPU, for the most loaded GPU.' });
 

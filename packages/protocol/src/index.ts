@@ -1,6 +1,6 @@
 /** @trainplan/protocol: the wire shapes of the contract, their validators and their JSON Schemas. */
 export type {
-  PrecisionId, RecomputeMode, ScheduleId, ModelObjectInput, ScenarioInput, MemoryJson, BreakdownJson, ContractBreakdownJson,
+  PrecisionId, RecomputeMode, ScheduleId, ModelObjectInput, ScenarioInput, MemoryJson, OtherMemoryPartsJson, BreakdownJson, ContractBreakdownJson,
   ResolvedJson, ReceivedResolvedJson, ContractEstimateOk, EstimateOk, ReceivedEstimateOk, EstimateInfeasible, ReceivedEstimateInfeasible,
   EstimateJson, ReceivedEstimateJson,
   InfeasibleReason, FieldIssue,

@@ -6,15 +6,15 @@
  */
 import { estimatePlan } from '@trainplan/planner';
 import { array } from './schema/compose.ts';
-import { object } from './schema/object.ts';
+import { object, optional } from './schema/object.ts';
 import { boolean, integer, number } from './schema/scalars.ts';
 import type { JsonSchema } from './schema/types.ts';
 import { jsonSchemaDocument } from './schema/validate.ts';
-import { estimateJsonSchema, memoryPartFields } from './estimate-schema.ts';
+import { estimateJsonSchema, memoryPartFields, otherPartsSchema } from './estimate-schema.ts';
 import { estimateResolvedScenario, toEstimateJson } from './run.ts';
 import { resolveScenario } from './resolve.ts';
 import type { ResolvedScenarioInput } from './resolved.ts';
-import type { EstimateInfeasible, EstimateOk } from './wire.ts';
+import type { EstimateInfeasible, EstimateOk, OtherMemoryPartsJson } from './wire.ts';
 
 const bytes = (description: string) => number({ min: 0, description: `${description}, in bytes.` });
 
@@ -24,6 +24,8 @@ const stageMemory = object({
   // The estimate's parts, each in its place; the optimizer's worded as this answer always has (a key replaced keeps its place).
   ...memoryPartFields,
   optimizerBytes: bytes('Optimizer state per GPU'),
+  // Optional to a reader, as in the estimate's memory: answers before it lack it.
+  otherParts: optional(otherPartsSchema),
 });
 
 // The new fields, from the toolkit; `memory` and `resolved` are the estimate schema's own (below).
@@ -36,7 +38,7 @@ const memoryAnswerCore = object({
 
 export interface StageMemoryJson {
   stage: number; layers: number; weightsBytes: number; gradientsBytes: number; optimizerBytes: number;
-  activationsBytes: number; otherBytes: number; totalBytes: number;
+  activationsBytes: number; otherBytes: number; otherParts: OtherMemoryPartsJson; totalBytes: number;
 }
 export interface MemoryOk {
   ok: true;
@@ -67,7 +69,7 @@ export function memoryAnswer(s: ResolvedScenarioInput, index?: number): MemoryAn
     memory: json.memory,
     stages: estimate.stages.map(({ memory: m, layers }) => ({
       stage: m.stage, layers, weightsBytes: m.weightsBytes, gradientsBytes: m.gradientsBytes, optimizerBytes: m.optimizerBytes,
-      activationsBytes: m.activationsBytes, otherBytes: m.otherBytes, totalBytes: m.totalBytes,
+      activationsBytes: m.activationsBytes, otherBytes: m.otherBytes, otherParts: { ...m.otherParts }, totalBytes: m.totalBytes,
     })),
     resolved: json.resolved,
   };

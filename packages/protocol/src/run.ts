@@ -36,6 +36,7 @@ export function toEstimateJson(resolved: ResolvedPlan, e: PlanEstimate): Estimat
       optimizerBytes: e.memory.optimizerBytes,
       activationsBytes: e.memory.activationsBytes,
       otherBytes: e.memory.otherBytes,
+      otherParts: { ...e.memory.otherParts },
       totalBytes: e.memory.totalBytes,
       capacityBytes: e.memory.capacityBytes,
       fits: e.memory.fits,

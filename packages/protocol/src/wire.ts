@@ -114,12 +114,29 @@ export interface ScenarioInput {
   };
 }
 
+/** Extension: the parts of a GPU's "other" memory (planner plan-memory.ts OtherMemoryParts), in bytes. */
+export interface OtherMemoryPartsJson {
+  /** CUDA context, cuBLAS workspaces and NCCL buffers: a fixed allowance. */
+  runtimeReserveBytes: number;
+  /** The caching allocator's fragmentation: 10% of activationsBytes, rounded up. */
+  fragmentationBytes: number;
+  /** ZeRO-3's largest unit gathered whole (16-bit weights and gradient); 0 under any other sharding. */
+  zero3GatheredBytes: number;
+  /** The optimizer step's fp32 gradient copy beyond the activations, fragmentation and unit it replaces; 0 where those peak higher. */
+  optimizerStepBytes: number;
+}
+
 export interface MemoryJson {
   weightsBytes: number;
   gradientsBytes: number;
   optimizerBytes: number;
   activationsBytes: number;
   otherBytes: number;
+  /**
+   * Extension: what otherBytes holds, each part named (model reference §3: fragmentation and communication buffers "as a
+   * separate, named term"), in whole bytes that sum to otherBytes exactly. Optional: answers before it lack it.
+   */
+  otherParts?: OtherMemoryPartsJson;
   totalBytes: number;
   capacityBytes: number;
   fits: boolean;

@@ -18,8 +18,9 @@ const feasible = {
   ok: true, stepTimeSeconds: 22.8, tokensPerSecond: 137962, modelTflopsPerGpu: 145.1, hardwareTflopsPerGpu: 193.4,
   mfu: 0.465, hfu: 0.62, peakTflopsPerGpu: 312,
   memory: {
-    weightsBytes: 5.5e9, gradientsBytes: 5.5e9, optimizerBytes: 33e9, activationsBytes: 20e9, otherBytes: 2e9,
-    totalBytes: 66e9, capacityBytes: 85.9e9, fits: true, stage: 0,
+    weightsBytes: 5.5e9, gradientsBytes: 5.5e9, optimizerBytes: 33e9, activationsBytes: 20e9, otherBytes: 3_610_612_736,
+    otherParts: { runtimeReserveBytes: 1_610_612_736, fragmentationBytes: 2e9, zero3GatheredBytes: 0, optimizerStepBytes: 0 },
+    totalBytes: 67_610_612_736, capacityBytes: 85.9e9, fits: true, stage: 0,
   },
   breakdown: {
     computeSeconds: 17, tensorParallelCommSeconds: 2, pipelineBubbleSeconds: 2.5, pipelineCommSeconds: 0.3,
@@ -172,6 +173,29 @@ describe("the contract's fields are required, trainplan's extensions are not", (
     expect(validateEstimate(refused)).toEqual({ ok: true, value: refused });
     const full = validate(fullEstimateOkSchema, older);
     expect(full.ok ? [] : full.issues.map((i) => i.path)).toEqual(['resolved.communicationModel', 'resolved.oversubscription']);
+  });
+});
+
+// model reference §3: fragmentation and buffers "as a separate, named term": otherParts splits otherBytes, an extension.
+describe('memory.otherParts, the named parts of otherBytes', () => {
+  const ours = runEstimate(CONTRACT_EXAMPLE) as EstimateOk;
+  const { otherParts: _, ...olderMemory } = ours.memory;
+  const older = { ...ours, memory: olderMemory };
+
+  it('a reader takes an answer without it (feasible or out of memory); our own full schema refuses it, naming it', () => {
+    expect(ours.memory.otherParts).toBeDefined();
+    expect(validateEstimate(older)).toEqual({ ok: true, value: older });
+    expect(checkJsonSchema(estimateJsonSchema, older)).toEqual([]);
+    const refused = { ...outOfMemory, memory: olderMemory };
+    expect(validateEstimate(refused)).toEqual({ ok: true, value: refused });
+    const full = validate(fullEstimateOkSchema, older);
+    expect(full.ok ? [] : full.issues).toEqual([{ path: 'memory.otherParts', message: expect.stringContaining('missing required field') }]);
+  });
+
+  it('is whole bytes: a reader refuses a fractional or negative part where it is sent, naming it', () => {
+    const at = (part: object) => validateEstimate({ ...ours, memory: { ...ours.memory, otherParts: { ...ours.memory.otherParts, ...part } } });
+    expect(at({ fragmentationBytes: 0.5 })).toEqual({ ok: false, issues: [{ path: 'memory.otherParts.fragmentationBytes', message: expect.any(String) }] });
+    expect(at({ optimizerStepBytes: -1 })).toEqual({ ok: false, issues: [{ path: 'memory.otherParts.optimizerStepBytes', message: expect.any(String) }] });
   });
 });
 

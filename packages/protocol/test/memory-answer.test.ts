@@ -28,6 +28,18 @@ describe('memoryAnswer', () => {
     expect(m.capacityBytes).toBe(e.availableBytes);
   });
 
+  it('names the parts of every stage\'s "other", whole bytes that sum to it, the most loaded stage\'s those of the estimate', () => {
+    const m = memoryAnswer(resolvedInput(tooBig));
+    if (!m.ok) throw new Error(JSON.stringify(m));
+    for (const s of m.stages) {
+      const parts = Object.values(s.otherParts);
+      expect(parts).toHaveLength(4);
+      expect(parts.every(Number.isInteger)).toBe(true);
+      expect(parts.reduce((a, b) => a + b, 0)).toBe(s.otherBytes);
+    }
+    expect(m.memory.otherParts).toEqual(m.stages[m.memory.stage!]!.otherParts);
+  });
+
   it('answers an invalid scenario as the estimate does', () => {
     const bad = { ...tooBig, parallelism: { tensor: 3, pipeline: 2 } };
     expect(memoryAnswer(resolvedInput(bad))).toEqual(runEstimate(bad));

@@ -2,9 +2,9 @@
  * The memory section of `trainplan estimate`'s report: the table of one GPU's memory, what its rows hold, and for a
  * plan that does not fit, the switches it leaves off with what each would leave it needing.
  */
-import { FRAGMENTATION, TRAINING_RUNTIME_RESERVE, heldGradientBytes, optimizerGradientCopyBytes, type PlanInput } from '@trainplan/planner';
+import { FRAGMENTATION, heldGradientBytes, type PlanInput } from '@trainplan/planner';
 import { stateShardingOf, type EstimateOk, type MemoryJson } from '@trainplan/protocol';
-import { formatBytes, formatPercent, MiB } from '@trainplan/units';
+import { formatBytes, formatPercent } from '@trainplan/units';
 import { bar } from './bars.ts';
 import { renderTable } from './table.ts';
 
@@ -21,9 +21,6 @@ type Resolved = EstimateOk['resolved'];
 
 const share = (part: number, whole: number): number => (whole > 0 ? part / whole : 0);
 
-/** Below this, a remainder of "other" is rounding (each part is rounded up to whole bytes), not a part to name. */
-const NEGLIGIBLE_BYTES = MiB(1);
-
 /** "stage 7 (the last of 8)": which pipeline stage the figures are of; the estimate reports the most loaded one. */
 function stageText(stage: number, pipeline: number): string {
   const where = stage === 0 ? 'the first' : stage === pipeline - 1 ? 'the last' : 'a middle stage';
@@ -35,24 +32,24 @@ const gradientBuffer = (r: Resolved): Pick<PlanInput, 'sharding' | 'precision' |
   ({ sharding: stateShardingOf(r), precision: r.precision, gradientAccumulation: r.gradientAccumulation });
 
 /**
- * What "other" holds beyond the runtime reserve and the fragmentation: plan-memory.ts keeps the larger of two peaks that
- * never meet, forward/backward with ZeRO-3's gathered unit (Rajbhandari et al. 2020 §5.3) and the optimizer step with its
- * fp32 gradient copy in place of the freed activations, so the rest is max(unit, copy − activations − fragmentation).
- * Under ZeRO-3 the weights row is the 2 bytes of each parameter the GPU holds, which gives the copy (QA: the whole rest
- * was named the gathered unit, 28.0 GiB of which was the step's copy).
+ * "other" as the answer splits it (otherParts, planner plan-memory.ts OtherMemoryParts): the runtime reserve, the caching
+ * allocator's fragmentation, and where they are not 0, ZeRO-3's gathered unit and what the optimizer step's fp32 gradient
+ * copy needs beyond the activations, fragmentation and unit, all freed before the step (QA: the report rebuilt the split
+ * from the constants and guessed which the rest was). An answer without the parts (another API's, an older one) is not split.
  */
-function restText(m: MemoryJson, r: Resolved | undefined, rest: number, fragmentation: number): string {
-  const step = 'the optimizer step\'s fp32 gradient copy beyond the activations';
-  if (r?.zeroStage !== 3) return step;
-  const copy = optimizerGradientCopyBytes(gradientBuffer(r), m.weightsBytes / 2, 1);
-  return rest > copy - m.activationsBytes - fragmentation + NEGLIGIBLE_BYTES ? 'the ZeRO-3 unit gathered whole (16-bit weights and gradient)' : step;
+function otherNote(m: MemoryJson): string | undefined {
+  const p = m.otherParts;
+  if (p === undefined) return undefined;
+  return `  other: ${formatBytes(p.runtimeReserveBytes)} runtime reserve (CUDA context, cuBLAS workspaces, NCCL buffers)`
+    + ` + ${formatBytes(p.fragmentationBytes)} allocator fragmentation (${formatPercent(FRAGMENTATION)} of the activations)`
+    + (p.zero3GatheredBytes > 0 ? ` + ${formatBytes(p.zero3GatheredBytes)} the ZeRO-3 unit gathered whole (16-bit weights and gradient)` : '')
+    + (p.optimizerStepBytes > 0 ? ` + ${formatBytes(p.optimizerStepBytes)} the optimizer step's fp32 gradient copy beyond what forward and backward hold` : '');
 }
 
 /**
  * What the rows hold where it is not their name alone (QA: "other" summed four things unsaid, and FP8's copies sat in
- * "weights" unexplained). "other" is plan-memory.ts's runtime reserve, the caching allocator's fragmentation as a share of
- * the activations, and the rest (restText). Megatron's fp32 main gradients are named where they are held (QA: 18 B a
- * parameter against the 16 of the ZeRO paper's baseline, Rajbhandari et al. 2020 §3.1, which counts 16-bit gradients).
+ * "weights" unexplained). Megatron's fp32 main gradients are named where they are held (QA: 18 B a parameter against the
+ * 16 of the ZeRO paper's baseline, Rajbhandari et al. 2020 §3.1, which counts 16-bit gradients).
  */
 function rowNotes(m: MemoryJson, r: Resolved | undefined): string[] {
   const notes: string[] = [];
@@ -62,11 +59,8 @@ function rowNotes(m: MemoryJson, r: Resolved | undefined): string[] {
   if (r?.zeroStage === 0 && heldGradientBytes(gradientBuffer(r)) === 4) {
     notes.push('  gradients: fp32 main gradients, as Megatron keeps them (the ZeRO paper\'s baseline counts 16-bit)');
   }
-  const fragmentation = FRAGMENTATION * m.activationsBytes;
-  const rest = m.otherBytes - TRAINING_RUNTIME_RESERVE - fragmentation;
-  notes.push(`  other: ${formatBytes(TRAINING_RUNTIME_RESERVE)} runtime reserve (CUDA context, cuBLAS workspaces, NCCL buffers)`
-    + ` + ${formatBytes(fragmentation)} allocator fragmentation (${formatPercent(FRAGMENTATION)} of the activations)`
-    + (rest > NEGLIGIBLE_BYTES ? ` + ${formatBytes(rest)} ${restText(m, r, rest, fragmentation)}` : ''));
+  const other = otherNote(m);
+  if (other !== undefined) notes.push(other);
   return notes;
 }
 
@@ -82,8 +76,8 @@ export function memoryLines(m: MemoryJson, r?: Resolved): string[] {
   // Over by less than the runtime reserve and the fragmentation allowance, which are estimates, not fitted (plan-memory.ts):
   // published runs this close have run (QA: Llama 3.1 405B on 576 H100, 1.5 GiB over with 5.03 GiB of allowance), so the
   // verdict says how much of the total is allowance rather than a flat no.
-  const allowance = TRAINING_RUNTIME_RESERVE + FRAGMENTATION * m.activationsBytes;
-  const marginal = !m.fits && -headroom <= allowance
+  const allowance = m.otherParts === undefined ? undefined : m.otherParts.runtimeReserveBytes + m.otherParts.fragmentationBytes;
+  const marginal = !m.fits && allowance !== undefined && -headroom <= allowance
     ? `; within the ${formatBytes(allowance)} allowed for the runtime and fragmentation, which are estimates: measure before ruling it out` : '';
   const fits = m.fits
     ? `yes (${formatBytes(Math.max(0, headroom))} free)`

@@ -1,4 +1,4 @@
-import type { MemoryJson } from '@trainplan/protocol';
+import type { MemoryJson, OtherMemoryPartsJson } from '@trainplan/protocol';
 import { describe, expect, it } from 'vitest';
 import { memoryLines } from '../../src/format/memory-report.ts';
 import { fixtureEstimate } from '../support/scenarios.ts';
@@ -13,25 +13,38 @@ const note = (lines: string[], row: string) => lines.find((l) => l.startsWith(` 
  */
 const zero3 = { ...fixtureEstimate.resolved, model: 'llama2-70b', tensor: 1, pipeline: 1, data: 8, zeroStage: 3, recompute: 'full' as const };
 const states = { weightsBytes: 17_244_162_048, gradientsBytes: 17_244_162_048, optimizerBytes: 103_464_972_288, capacityBytes: 150_754_820_096, stage: 0 };
-const memory = (activationsBytes: number, otherBytes: number): MemoryJson => {
+const RESERVE = 1_610_612_736; // 1.5 GiB
+const UNIT = 3_422_617_600;
+const memory = (activationsBytes: number, otherParts?: OtherMemoryPartsJson): MemoryJson => {
+  const otherBytes = otherParts === undefined ? RESERVE : Object.values(otherParts).reduce((a, b) => a + b, 0);
   const totalBytes = states.weightsBytes + states.gradientsBytes + states.optimizerBytes + activationsBytes + otherBytes;
-  return { ...states, activationsBytes, otherBytes, totalBytes, fits: totalBytes <= states.capacityBytes };
+  return { ...states, activationsBytes, otherBytes, ...(otherParts && { otherParts }), totalBytes, fits: totalBytes <= states.capacityBytes };
 };
 
 describe('what the memory rows hold (memoryLines)', () => {
   it('names the gathered ZeRO-3 unit as itself where forward and backward peak higher than the optimizer step', () => {
-    // 2048 tokens: 3,576,168,448 bytes of activations, 10% of them fragmentation (341 MiB); other = 1.5 GiB + 357,616,845
-    // + 3,422,617,600 = 5,390,847,181: the step's 4e9 copy is below the 7,356,402,893 forward and backward hold.
-    const other = note(memoryLines(memory(3_576_168_448, 5_390_847_181), zero3), 'other');
+    // 2048 tokens: 3,576,168,448 bytes of activations, 10% of them fragmentation (357,616,845, 341 MiB): the step's 4e9
+    // copy is below the 7,356,402,893 forward and backward hold, so the step's part is 0 and is not named.
+    const parts = { runtimeReserveBytes: RESERVE, fragmentationBytes: 357_616_845, zero3GatheredBytes: UNIT, optimizerStepBytes: 0 };
+    const other = note(memoryLines(memory(3_576_168_448, parts), zero3), 'other');
     expect(other).toBe('  other: 1.50 GiB runtime reserve (CUDA context, cuBLAS workspaces, NCCL buffers)'
       + ' + 341 MiB allocator fragmentation (10.0% of the activations) + 3.19 GiB the ZeRO-3 unit gathered whole (16-bit weights and gradient)');
   });
 
-  it('names the optimizer step\'s fp32 copy where the step peaks higher, under ZeRO-3 too (QA: all of it was called the unit)', () => {
-    // 128 tokens: 223,510,528 bytes of activations; other = 1.5 GiB + 4e9 − 223,510,528 = 5,387,102,208, of which the
-    // reserve and 22,351,053 of fragmentation leave 3,754,138,419 (3.50 GiB): the copy beyond the activations it replaces.
-    const other = note(memoryLines(memory(223_510_528, 5_387_102_208), zero3), 'other');
-    expect(other).toMatch(/ \+ 21\.3 MiB allocator fragmentation \(10\.0% of the activations\) \+ 3\.50 GiB the optimizer step's fp32 gradient copy beyond the activations$/);
+  it('names the optimizer step\'s fp32 copy beside the unit where the step peaks higher (QA: all of the rest was called the unit)', () => {
+    // 128 tokens: 223,510,528 bytes of activations, 22,351,053 of fragmentation; the step's 4e9 copy outlives them and the
+    // unit: 4e9 − 223,510,528 − 22,351,053 − 3,422,617,600 = 331,520,819 (316 MiB) more.
+    const parts = { runtimeReserveBytes: RESERVE, fragmentationBytes: 22_351_053, zero3GatheredBytes: UNIT, optimizerStepBytes: 331_520_819 };
+    const other = note(memoryLines(memory(223_510_528, parts), zero3), 'other');
+    expect(other).toMatch(/ \+ 21\.3 MiB allocator fragmentation \(10\.0% of the activations\) \+ 3\.19 GiB the ZeRO-3 unit gathered whole \(16-bit weights and gradient\)/);
+    expect(other).toMatch(/ \+ 316 MiB the optimizer step's fp32 gradient copy beyond what forward and backward hold$/);
+  });
+
+  it('reads the split from the answer, not from the planner\'s constants, and leaves an answer without it unsplit', () => {
+    const parts = { runtimeReserveBytes: 2 * RESERVE, fragmentationBytes: 1024, zero3GatheredBytes: 0, optimizerStepBytes: 4096 };
+    expect(note(memoryLines(memory(3_576_168_448, parts), zero3), 'other')).toBe('  other: 3.00 GiB runtime reserve (CUDA context, cuBLAS workspaces, NCCL buffers)'
+      + ' + 1.00 KiB allocator fragmentation (10.0% of the activations) + 4.00 KiB the optimizer step\'s fp32 gradient copy beyond what forward and backward hold');
+    expect(note(memoryLines(memory(3_576_168_448), zero3), 'other')).toBeUndefined();
   });
 
   it('says the gradients are fp32, as Megatron holds them, where the ZeRO paper counts 16-bit ones (QA F3)', () => {

@@ -44,6 +44,8 @@ export const fixtureEstimate: EstimateOk = {
     optimizerBytes: GiB(30),
     activationsBytes: GiB(5),
     otherBytes: GiB(2),
+    // The 1.5 GiB runtime reserve and 10% of the 5 GiB of activations; no ZeRO-3, and the step's copy below the activations.
+    otherParts: { runtimeReserveBytes: GiB(1.5), fragmentationBytes: GiB(0.5), zero3GatheredBytes: 0, optimizerStepBytes: 0 },
     totalBytes: GiB(52),
     capacityBytes: GiB(80),
     fits: true,
