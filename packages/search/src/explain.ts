@@ -212,9 +212,10 @@ export function explainAlternatives(
   const out: Alternative[] = [];
   // A neighbour that cannot run and that the constraints also leave out says both, as a runnable one says the latter
   // (QA: "TP 4: needs 134 GiB…" under --tensor 8, with nothing to say TP 4 was not searched).
-  const excluded = (c: Candidate): boolean => space !== undefined && !inSpace(space, c);
-  const outside = (c: Candidate): string => (excluded(c) ? '; outside the space searched too (the constraints rule it out)' : '');
-  const outsideFlag = (c: Candidate): { outsideSpace?: true } => (excluded(c) ? { outsideSpace: true } : {});
+  const unrunnable = (change: string, candidate: Candidate, reason: string): Alternative => {
+    if (space === undefined || inSpace(space, candidate)) return { change, candidate, why: `${change}: ${reason}` };
+    return { change, candidate, why: `${change}: ${reason}; outside the space searched too (the constraints rule it out)`, outsideSpace: true };
+  };
   for (const neighbour of neighbours(base, best.candidate, space)) {
     const { candidate } = neighbour;
     const note = (evaluated: Candidate, fits: boolean | undefined) => (neighbour.recomputeChanged ? '' : recomputeNote(best.candidate, candidate, evaluated, fits));
@@ -222,7 +223,7 @@ export function explainAlternatives(
     const issue = checkPlan(planFor(base, candidate))[0];
     if (issue !== undefined) {
       const change = neighbour.change + note(candidate, undefined);
-      out.push({ change, candidate, why: `${change}: ${cannotRunText(base, candidate, issue)}${outside(candidate)}`, ...outsideFlag(candidate) });
+      out.push(unrunnable(change, candidate, cannotRunText(base, candidate, issue)));
       continue;
     }
     const result = evaluateCandidate(base, candidate, memory, budget);
@@ -231,8 +232,7 @@ export function explainAlternatives(
     if (!result.ok) {
       // Memory, mostly; a rule the estimate found after all is said as the check above says it.
       const rule = result.infeasible.reason === 'out-of-memory' ? undefined : result.infeasible.issues?.[0];
-      const why = `${change}: ${rule ? cannotRunText(base, result.candidate, rule) : result.infeasible.message}${outside(result.candidate)}`;
-      out.push({ change, candidate: result.candidate, why, ...outsideFlag(result.candidate) });
+      out.push(unrunnable(change, result.candidate, rule ? cannotRunText(base, result.candidate, rule) : result.infeasible.message));
       continue;
     }
     const slowdown = result.estimate.stepTimeSeconds / best.estimate.stepTimeSeconds - 1;
