@@ -116,3 +116,28 @@ describe('the catalogue states its figures as their sources do', () => {
     for (const n of networks as { latencySeconds: number }[]) expect(JSON.stringify(n.latencySeconds)).toMatch(/^\d(\.\d{1,3})?e-\d$|^0\.\d{1,9}$/);
   });
 });
+
+describe('each preset\'s summary, the line `trainplan presets` lists (an extension: QA, the CLI\'s JSON had it and this had not)', () => {
+  it.each(['gpus', 'systems', 'networks', 'models'])('/v1/presets/%s: every preset carries one, after its source, documented in /openapi.json', async (kind) => {
+    const list = (await get(`/v1/presets/${kind}`)).body as Record<string, unknown>[];
+    for (const p of list) {
+      expect(typeof p.summary === 'string' && p.summary.length > 0, String(p.id)).toBe(true);
+      expect(Object.keys(p).slice(-2), String(p.id)).toEqual(['source', 'summary']);
+    }
+    const doc = (await get('/openapi.json')).body as { paths: Record<string, { get: { responses: Record<string, { content: Record<string, { schema: { items: { properties: Record<string, { description?: string }> } } }> }> } }> };
+    const item = doc.paths[`/v1/presets/${kind}`]!.get.responses['200']!.content['application/json']!.schema.items;
+    expect(item.properties.summary?.description).toContain('trainplan presets');
+  });
+  it('made from the figures beside it: H100 SXM and a fabric and a model, by their sources', async () => {
+    // H100 whitepaper Table 1, SXM5 dense: BF16 989.4, FP8 1978.9, TF32 494.7 TFLOPS; 81,559 MiB = 79.6 GiB; 3.35 TB/s;
+    // NVLink 4: 18 links × 25 GB/s a direction = 450 GB/s; 700 W.
+    expect(((await get('/v1/presets/gpus/h100-sxm')).body as { summary: string }).summary)
+      .toBe('peak dense TFLOP/s: 989 BF16, 1,979 FP8, 495 TF32 · 79.6 GiB HBM at 3,350 GB/s · NVLink 450 GB/s per direction (18 links) · 700 W');
+    // 8 × 200 Gb/s = 25 GB/s a NIC a direction; 0.6 µs + 3 × 130 ns = 0.99 µs; SHARP.
+    expect(((await get('/v1/presets/networks/hdr-ib-8x')).body as { summary: string }).summary)
+      .toBe('infiniband: 8 NICs a node × 25 GB/s a direction · 0.99 µs latency · in-network reduction (SHARP)');
+    // Touvron et al. 2023 Table 1 / Llama 2 70B: 80 layers, hidden 8,192, 64 heads with 8 KV heads (GQA), 4,096-token context.
+    expect(((await get('/v1/presets/models/llama2-70b')).body as { summary: string }).summary)
+      .toBe('70B parameters · 80 layers, hidden 8,192, 64 heads (8 KV) · 4,096-token sequences');
+  });
+});

@@ -11,6 +11,7 @@ export {
 export type { DefaultBatch, DefaultBatchWhy } from './defaults.ts';
 export { assumedGlobalBatch, type AssumedGlobalBatch, type BatchInputs } from './assumed-global-batch.ts';
 export { askedSizeBatchNote } from './asked-size-batch.ts';
+export { nodesBatchInputs, runNodesBody, validateNodesBody, type NodesAnswer, type NodesBody } from './nodes-default-batch.ts';
 export type { Answer, AnswerFigure, AnswerKind, AnswerOptions, PublicUrl } from './answer/answer-types.ts';
 export { DEFAULT_PUBLIC_URL } from './answer/answer-types.ts';
 export { answer, ask } from './answer/answer.ts';

@@ -8,3 +8,5 @@ export {
   systemById, defaultSystemForGpu,
 } from '@trainplan/hardware';
 export { PRESET_LISTS, type PresetKind } from './preset-json.ts';
+// The figures in the units a preset's summary and `trainplan presets` show them in, one unit down a list.
+export { capitalised, gbpsText, latencyText, tflopsText, wattsText } from './preset-figures.ts';

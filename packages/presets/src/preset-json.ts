@@ -1,6 +1,8 @@
 /**
  * The preset catalogue as JSON, the hardware and model specs with units in every key: what the API serves at
- * GET /v1/presets/{kind} (its schemas: apps/api presets/preset-schemas.ts) and `trainplan presets --json` prints.
+ * GET /v1/presets/{kind} (its schemas: apps/api presets/preset-schemas.ts) and `trainplan presets --json` prints. Each
+ * preset ends with its `summary`, the line `trainplan presets` lists (preset-summary.ts): an extension both surfaces
+ * carry, beside the figures it is made of.
  */
 import {
   GPUS, GPU_IDS, GPU_SOURCES, NETWORKS, NETWORK_IDS, NETWORK_SOURCES, SYSTEMS, SYSTEM_IDS, SYSTEM_SOURCES, nvlinkBandwidthPerDirection,
@@ -8,6 +10,7 @@ import {
 } from '@trainplan/hardware';
 import type { ModelPreset } from './model-preset.ts';
 import { MODELS, MODEL_IDS, MODEL_SOURCES } from './models.ts';
+import { gpuSummary, modelSummary, networkSummary, systemSummary } from './preset-summary.ts';
 
 const source = (c: Citation) => ({ title: c.title, ...(c.url !== undefined && { url: c.url }), ...(c.note !== undefined && { note: c.note }) });
 
@@ -19,7 +22,7 @@ function gpuJson(g: GpuSpec, cited: Citation) {
     nvlink: g.nvlink, nvlinkCount: g.nvlinkCount,
     // hardware/nvlink.ts: links × per-link rate, one direction.
     nvlinkBandwidthBytesPerSecond: nvlinkBandwidthPerDirection(g),
-    tdpWatts: g.tdpWatts, source: source(cited),
+    tdpWatts: g.tdpWatts, source: source(cited), summary: gpuSummary(g),
   };
 }
 
@@ -28,14 +31,14 @@ function networkJson(n: NetworkSpec, cited: Citation) {
     id: n.id, name: n.name, kind: n.kind, nicsPerNode: n.nicsPerNode, nicBandwidthBytesPerSecond: n.nicBandwidth,
     latencySeconds: n.latency, inNetworkReduction: n.inNetworkReduction,
     ...(n.nvlinkDomainGpus !== undefined && { nvlinkDomainGpus: n.nvlinkDomainGpus }),
-    source: source(cited),
+    source: source(cited), summary: networkSummary(n),
   };
 }
 
 function systemJson(s: SystemSpec, cited: Citation) {
   return {
     id: s.id, name: s.name, gpu: s.gpu, gpusPerNode: s.gpusPerNode, intraNode: s.intraNode,
-    nvlinkSharp: s.nvlinkSharp, network: s.network, source: source(cited),
+    nvlinkSharp: s.nvlinkSharp, network: s.network, source: source(cited), summary: systemSummary(s),
   };
 }
 
@@ -52,7 +55,7 @@ function modelJson(m: ModelPreset, cited: Citation) {
     ...(m.ropeScalingFactor !== undefined && { ropeScalingFactor: m.ropeScalingFactor }),
     ...(m.mlpActivation !== undefined && { mlpActivation: m.mlpActivation }),
     ...(m.layerNorm1p !== undefined && { layerNorm1p: m.layerNorm1p }),
-    source: source(cited),
+    source: source(cited), summary: modelSummary(m),
   };
 }
 

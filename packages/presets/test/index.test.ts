@@ -6,7 +6,8 @@ describe('public surface', () => {
     expect(Object.keys(presets).sort()).toEqual([
       'GPUS', 'GPU_IDS', 'GPU_SOURCES', 'MEGATRON_DEFAULT_DROPOUT', 'MODELS', 'MODEL_IDS', 'MODEL_SOURCES', 'NETWORKS',
       'NETWORK_IDS', 'NETWORK_SOURCES', 'PRESET_LISTS', 'SYSTEMS', 'SYSTEM_IDS', 'SYSTEM_SOURCES',
-      'defaultSystemForGpu', 'gpuById', 'modelById', 'networkById', 'systemById',
+      'capitalised', 'defaultSystemForGpu', 'gbpsText', 'gpuById', 'latencyText', 'modelById', 'networkById', 'systemById',
+      'tflopsText', 'wattsText',
     ]);
   });
 

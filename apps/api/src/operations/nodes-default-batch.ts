@@ -1,92 +1,27 @@
-import { assumedGlobalBatch, deadlineBatchFor, defaultBatch, type AskParameters, type AssumedGlobalBatch } from '@trainplan/ask';
-import { modelById } from '@trainplan/presets';
+import { validateNodesBody as validateAtDefaultBatch, type NodesBody } from '@trainplan/ask';
+import type { FieldIssue } from '@trainplan/protocol';
 import { withUptimeHint } from './nodes-extensions.ts';
 import { hoistTrainingTokens, withTrainingTokensHint } from './nodes-training-tokens.ts';
-import {
-  nodesRequestSchema, runNodes, validate, withNodesExtensions, type FieldIssue, type NodesExtensions, type NodesRequest,
-  type NodesResponseJson,
-} from '@trainplan/protocol';
 
 /**
  * POST /v1/nodes without training.globalBatchSize, planned as the CLI plans `trainplan nodes` without --global-batch
- * (apps/cli/src/commands/nodes.ts fromFlags and sizeBatch, apps/cli/src/default-batch.ts) and as the chat bot does
- * (@trainplan/ask): each cluster size at the default batch a question about that size alone takes, so that an API user
- * gets the CLI's and the bot's headline numbers for the same question (QA: 15T tokens of Llama 3 70B on H100 within
- * 5.7M GPU-hours was a 400 here and an answer there).
+ * and as the chat bot does: each cluster size at the default batch a question about that size alone takes, so that an
+ * API user gets the CLI's and the bot's headline numbers for the same question (QA: 15T tokens of Llama 3 70B on H100
+ * within 5.7M GPU-hours was a 400 here and an answer there). The filling and the per-size planning are @trainplan/ask's
+ * (nodes-default-batch.ts), which `trainplan nodes --input` calls too, so one body answers alike on both; what is the
+ * API's own is reading an estimate's training.tokens as the budget and the hints on its refusals.
  */
 
-/** What the default batch is computed from: the fields of the request the CLI's flags give @trainplan/ask. */
-export type BatchInputs = Pick<AskParameters, 'model' | 'gpu' | 'system' | 'gpusPerNode' | 'seqLength' | 'nodes'>;
-
-export type { AssumedGlobalBatch } from '@trainplan/ask';
+export type { AssumedGlobalBatch, BatchInputs, NodesAnswer, NodesBody } from '@trainplan/ask';
+export { runNodesBody } from '@trainplan/ask';
 
 /**
- * A validated nodes request, and where its batch was omitted, what the default was computed from. Plain data: a
- * runtime with threads runs it on a worker (ApiOptions.runInBackground), so the per-size batch is rebuilt there.
- */
-export interface NodesBody {
-  readonly request: NodesRequest;
-  readonly defaultBatch?: BatchInputs;
-}
-
-export type NodesAnswer = NodesResponseJson & NodesExtensions & { assumedGlobalBatch?: AssumedGlobalBatch };
-
-type Json = Record<string, unknown>;
-const isObject = (x: unknown): x is Json => typeof x === 'object' && x !== null && !Array.isArray(x);
-/** A count the request can take (apps/cli/src/default-batch.ts isCount): a bad one is the schema's to name, not a size to compute a batch from. */
-const isCount = (x: unknown): x is number => typeof x === 'number' && Number.isInteger(x) && x >= 1;
-
-/**
- * The batch's inputs where the request omits training.globalBatchSize and may take a default: its model is a preset id
- * (the default is the preset's published batch, else about 4M tokens of its sequence length) and training is an object
- * or absent. A model given by its shape, an unknown id or a training that is no object: undefined, so the schema's 400
- * names the field as before. The CLI's askParameters: --gpu as a GPU or a system id, --gpus-per-node, --seq-length and
- * --nodes where they are counts.
- */
-function batchInputs(body: unknown): BatchInputs | undefined {
-  if (!isObject(body) || typeof body.model !== 'string' || modelById(body.model) === undefined) return undefined;
-  const { training, cluster, nodes } = body;
-  if (training !== undefined && !isObject(training)) return undefined;
-  if (training?.globalBatchSize !== undefined) return undefined;
-  const gpu = isObject(cluster) && typeof cluster.gpu === 'string' ? cluster.gpu : undefined;
-  const gpusPerNode = isObject(cluster) ? cluster.gpusPerNode : undefined;
-  const seqLength = training?.seqLength;
-  return {
-    model: body.model, ...(gpu !== undefined && { gpu, system: gpu }), ...(isCount(gpusPerNode) && { gpusPerNode }),
-    ...(isCount(seqLength) && { seqLength }), ...(isCount(nodes) && { nodes }),
-  };
-}
-
-/**
- * Validates a nodes request, first filling an omitted batch (batchInputs) as the CLI's request builder does: with
- * `nodes`, that size's default; otherwise the default with no size, which the search replaces per size (runNodesBody)
- * and which the tokens' one-step check and the refusals name. A request with its batch is validated as it came. An
- * estimate's training.tokens is read as the budget (hoistTrainingTokens).
+ * Validates a nodes request as @trainplan/ask's validateNodesBody does (an omitted batch filled with the default where
+ * the model is a preset id), after reading an estimate's training.tokens as the budget (hoistTrainingTokens), with the
+ * API's hints on the uptime and token fields where it is refused.
  */
 export function validateNodesBody(sent: unknown): { ok: true; value: NodesBody } | { ok: false; issues: FieldIssue[] } {
   const body = hoistTrainingTokens(sent);
-  const inputs = batchInputs(body);
-  const sequences = inputs === undefined ? undefined : defaultBatch(inputs).sequences;
-  // A default ask could not compute (NaN from a bad size) is left out: the schema then names the missing field.
-  const filled = inputs !== undefined && isCount(sequences) && isObject(body)
-    ? { ...body, training: { ...(isObject(body.training) ? body.training : {}), globalBatchSize: sequences } } : body;
-  const v = validate(nodesRequestSchema, filled);
-  if (!v.ok) return { ok: false, issues: withTrainingTokensHint(withUptimeHint(v.issues), body) };
-  return { ok: true, value: { request: v.value, ...(filled !== body && inputs !== undefined && { defaultBatch: inputs }) } };
-}
-
-/**
- * runNodes, with each cluster size at its own default where the batch was omitted: runNodes' `globalBatchFor` as the
- * CLI's sizeBatch gives it, ask's deadlineBatchFor in every mode (that default, unless rounding to the size's GPUs moved
- * it more than 10% from its aim: then the batch asked with no size; and, the faster taken, the multiple of its rounding
- * unit on the other side of the aim, at most 25% under or 10% over it). With `nodes`, that size at the same batches (and
- * at the request's, its own default, where none of those runs: the protocol's searchAskedSize), so that a deadline
- * answering N nodes and `nodes` N name one plan (QA: Llama 3 8B on H100, 15T tokens, 30 days: 103 nodes at 412
- * sequences, 29.9 days; nodes 103 at its own 515 alone said 33.6).
- */
-export function runNodesBody({ request, defaultBatch: inputs }: NodesBody, options: Parameters<typeof runNodes>[1]): NodesAnswer {
-  if (inputs === undefined) return withNodesExtensions(request, true, runNodes(request, options));
-  const globalBatchFor = deadlineBatchFor(inputs);
-  const answer = runNodes(request, { ...options, globalBatchFor });
-  return { ...withNodesExtensions(request, false, answer), assumedGlobalBatch: assumedGlobalBatch(inputs, request, answer, globalBatchFor) };
+  const v = validateAtDefaultBatch(body);
+  return v.ok ? v : { ok: false, issues: withTrainingTokensHint(withUptimeHint(v.issues), body) };
 }

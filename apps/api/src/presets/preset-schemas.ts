@@ -13,6 +13,11 @@ const source = object({
   note: optional(string({ description: 'Which figure of the source is used, or how a value was derived.' })),
 }, { description: 'Where the figures come from.' });
 
+/** An extension beside the figures (the contract allows added fields): the line `trainplan presets` lists, made from them. */
+const summary = string({
+  description: 'The key figures in one line of words, as `trainplan presets` lists them and `trainplan presets --json` carries them (@trainplan/presets preset-summary.ts); the figures themselves are the fields beside it.',
+});
+
 const flopsPerSecond = (precision: string) => optional(number({ min: 0, description: `Dense ${precision} peak, in FLOP/s.` }));
 
 export const gpuPresetSchema = object({
@@ -32,6 +37,7 @@ export const gpuPresetSchema = object({
   nvlinkBandwidthBytesPerSecond: number({ min: 0, description: 'All NVLinks of one GPU, one direction.' }),
   tdpWatts: number({ min: 0 }),
   source,
+  summary,
 }, { description: 'A GPU preset (cluster.gpu).' });
 
 export const networkPresetSchema = object({
@@ -44,6 +50,7 @@ export const networkPresetSchema = object({
   inNetworkReduction: boolean({ description: 'InfiniBand SHARP available (NCCL CollNet).' }),
   nvlinkDomainGpus: optional(integer({ min: 1, description: 'GPUs sharing one NVLink fabric (NVL72).' })),
   source,
+  summary,
 }, { description: 'An inter-node fabric preset (cluster.network).' });
 
 export const systemPresetSchema = object({
@@ -55,6 +62,7 @@ export const systemPresetSchema = object({
   nvlinkSharp: boolean({ description: 'NVSwitch with in-switch reduction (NVLS).' }),
   network: string({ description: 'Network preset id the system ships with.' }),
   source,
+  summary,
 }, { description: 'A node preset: which GPU, how many, and the fabric between nodes.' });
 
 export const modelPresetSchema = object({
@@ -83,6 +91,7 @@ export const modelPresetSchema = object({
   mlpActivation: optional(enumOf(['squared-relu'], { description: "The MLP's nonlinearity where neither GeLU nor SwiGLU (gatedMlp): Nemotron-4's squared ReLU." })),
   layerNorm1p: optional(boolean({ description: 'LayerNorm with a zero-centred scale (Megatron-LM --apply-layernorm-1p).' })),
   source,
+  summary,
 }, { description: 'A model preset (the scenario\'s model).' });
 
 export type GpuPresetJson = Infer<typeof gpuPresetSchema>;

@@ -71,3 +71,13 @@ export function assumedGlobalBatch(v: FlagValues, request: Record<string, unknow
   if (!valid.ok) return undefined;
   return sharedAssumedGlobalBatch(flagBatchInputs(v), valid.value, answer, flagDeadlineBatchFor(v));
 }
+
+/**
+ * The assumed line of `--input` whose body omits training.globalBatchSize: the answer's assumedGlobalBatch (the API's, from
+ * @trainplan/ask runNodesBody) said as the flags' line is, "assumed (no training.globalBatchSize): …", in the request's
+ * fields as --input's messages are. Undefined where the answer assumed none (the batch given, or the body refused by its schema).
+ */
+export function inputBatchLine(answer: { readonly assumedGlobalBatch?: AssumedGlobalBatch }): string | undefined {
+  const note = answer.assumedGlobalBatch?.note;
+  return note === undefined ? undefined : `assumed (no training.globalBatchSize): ${note.replace(/^training\.globalBatchSize omitted: /, '')}`;
+}

@@ -2,6 +2,7 @@ import {
   checkedText, withNodesExtensions, compactTokens, daysText, nvlinkDomainsText, plannedBatch, runNodes, stepsOf, type NodesResponseJson, nodesText,
 } from '@trainplan/protocol';
 import { countOf, formatCountCompact, formatSeconds } from '@trainplan/units';
+import { deadlineBatchFor, runNodesBody, validateNodesBody, type NodesAnswer } from '@trainplan/ask';
 import type { Command } from '../command.ts';
 import { printError } from '../errors.ts';
 import { EXIT } from '../exit-codes.ts';
@@ -19,7 +20,7 @@ import {
 import { contradiction, exportScenario, reportStream } from './search.ts';
 import { reasonLine } from '../format/problems.ts';
 import { assumedBatchLine, flagDeadlineBatchFor, flagDefaultBatch } from '../default-batch.ts';
-import { askedSizeBatchLine, assumedGlobalBatch, perSizeBatchLine } from './nodes-assumed-batch.ts';
+import { askedSizeBatchLine, assumedGlobalBatch, inputBatchLine, perSizeBatchLine } from './nodes-assumed-batch.ts';
 import { usageLine } from '../format/usage-line.ts';
 import { batchWarning, batchWarningLines, printBatchWarning } from '../batch-warning.ts';
 import { LLAMA3_UPTIME, uptimeFlag, uptimeLine, uptimeProblem } from './nodes-uptime.ts';
@@ -94,7 +95,9 @@ Options:
 ${spaceFlagsHelp(25)}
       --seq-length, --precision, --grad-accumulation, --fp8-params, --max-tensor,
       --tensor-within-node, --memory-fraction, --gpus-per-node, --network   as in trainplan search
-  -i, --input FILE|-     the whole request as JSON instead of flags
+  -i, --input FILE|-     the whole request as JSON instead of flags, POST /v1/nodes's body: without
+                         training.globalBatchSize (a model preset id), each size at its default, as
+                         without --global-batch, said as the API says it (assumedGlobalBatch)
       --json             print the JSON answer (mode, nodes, days, gpuHours, configuration; smallest
                          with a budget alone; checked with a deadline; note, how thoroughly the
                          sizes were searched, with either; largerBatch, printed as a hint, when the
@@ -292,15 +295,22 @@ export const nodesCommand: Command = requestCommand({
   check: (v) => exportProblem(v) ?? moneyBudgetProblem(v) ?? overlapProblem(v) ?? uptimeProblem(v),
   answer(request, v, io) {
     const bar = progressBar(io, 'sizing');
-    const perSize = sizeBatch(v, request);
-    const answer = runNodes(request, {
+    const progress = {
       onProgress: bar.onProgress,
-      onClusterSize: (nodes, before) => bar.note(`${nodesText(nodes)} (cluster size ${before + 1})`),
-      ...(perSize && { globalBatchFor: perSize }),
-    });
+      onClusterSize: (nodes: number, before: number) => bar.note(`${nodesText(nodes)} (cluster size ${before + 1})`),
+    };
+    // --input: the body as POST /v1/nodes plans it (@trainplan/ask runNodesBody: an omitted batch, with a model preset id,
+    // is each size's default, and the answer says which in assumedGlobalBatch). A body the schema refuses runs as before,
+    // for runNodes to name its fields.
+    const body = v.input === undefined ? undefined : validateNodesBody(request);
+    const inputBatch = body?.ok === true ? body.value.defaultBatch : undefined;
+    const perSize = inputBatch === undefined ? sizeBatch(v, request) : deadlineBatchFor(inputBatch);
+    const answer: NodesAnswer = body?.ok === true ? runNodesBody(body.value, progress) : runNodes(request, { ...progress, ...(perSize && { globalBatchFor: perSize }) });
     bar.done();
     // A deadline, a budget and --frontier plan each size at its own batch (runNodes): the line names the answer's; --nodes the one its size took.
-    const assumed = perSize === undefined ? undefined : v.nodes === undefined ? perSizeBatchLine(v, answer) : askedSizeBatchLine(v, answer);
+    // --input says it as the answer's assumedGlobalBatch does, in the request's fields.
+    const assumed = perSize === undefined ? undefined : v.input !== undefined ? inputBatchLine(answer)
+      : v.nodes === undefined ? perSizeBatchLine(v, answer) : askedSizeBatchLine(v, answer);
     // The report and stderr name the request's fields by their flags (shownAnswer); --json is the API's answer.
     const shown = shownAnswer(io, answer);
     // Constraints that contradict each other rule out every size: refused as an invalid request is (no report, exit 2).
@@ -310,8 +320,10 @@ export const nodesCommand: Command = requestCommand({
     // The API's answer, with what POST /v1/nodes adds to it (the uptime, always; the batch warning where a batch was given;
     // the batch assumed where none was: stderr's assumed line, in the request's fields, as the API says it).
     if (v.json === true) {
+      // --input's answer is already the API's (runNodesBody); flags add the same fields to runNodes'.
       const assumedJson = assumedGlobalBatch(v, request, answer);
-      const json = { ...withNodesExtensions(request, perSize === undefined, answer), ...(assumedJson !== undefined && { assumedGlobalBatch: assumedJson }) };
+      const json = body?.ok === true ? answer
+        : { ...withNodesExtensions(request, perSize === undefined, answer), ...(assumedJson !== undefined && { assumedGlobalBatch: assumedJson }) };
       io.stdout(`${JSON.stringify(json, null, 2)}\n`);
     } else if (typeof v.export === 'string' && answer.ok) {
       if (!exportScenario(io, v.export, answer.configuration.scenario, SIZE_WHY[answer.mode])) return EXIT.internal;
@@ -326,8 +338,9 @@ export const nodesCommand: Command = requestCommand({
     if (answer.reason === 'invalid') {
       printIssues(io, answer.issues);
       // A step longer than the tokens, at a batch the user never gave: say it was assumed, and how to plan a smaller one.
-      if (assumedBatchLine(v, request) !== undefined && (answer.issues ?? []).some((i) => i.path === 'tokens' && /less than one optimizer step/.test(i.message))) {
-        io.stderr('trainplan: hint: that batch is the default assumed for this size (no --global-batch given): give --global-batch with fewer sequences to plan fewer tokens a step\n');
+      if (perSize !== undefined && (answer.issues ?? []).some((i) => i.path === 'tokens' && /less than one optimizer step/.test(i.message))) {
+        const field = v.input === undefined ? '--global-batch' : 'training.globalBatchSize';
+        io.stderr(`trainplan: hint: that batch is the default assumed for this size (no ${field} given): give ${field} with fewer sequences to plan fewer tokens a step\n`);
       }
       return EXIT.usage;
     }

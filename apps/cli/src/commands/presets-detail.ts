@@ -1,9 +1,9 @@
 import { NVLINKS, nvlinkBandwidthPerDirection, type Citation, type GpuSpec, type NetworkSpec, type Precision, type SystemSpec } from '@trainplan/hardware';
 import {
-  GPUS, GPU_SOURCES, MODELS, MODEL_SOURCES, NETWORKS, NETWORK_SOURCES, SYSTEMS, SYSTEM_IDS, SYSTEM_SOURCES, type ModelPreset,
+  capitalised, gbpsText, GPUS, GPU_SOURCES, latencyText, MODELS, MODEL_SOURCES, NETWORKS, NETWORK_SOURCES, SYSTEMS, SYSTEM_IDS, SYSTEM_SOURCES,
+  tflopsText, wattsText, type ModelPreset,
 } from '@trainplan/presets';
 import { formatBytes, formatCountExact, formatGrouped, formatPercent } from '@trainplan/units';
-import { capitalised, gbpsText, latencyText, tflopsText, wattsText } from '../format/preset-figures.ts';
 import { renderTable } from '../format/table.ts';
 import { HELP_WIDTH } from '../format/usage-line.ts';
 import type { PresetCatalogue } from './presets-list.ts';

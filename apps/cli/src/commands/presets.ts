@@ -24,9 +24,8 @@ whole (title, address, and which figures were taken from it).
 Options:
       --json     print the presets as the API's JSON (GET /v1/presets/{kind}): every figure, SI
                  units in the key names (hbmBytes, nvlinkBandwidthBytesPerSecond), the source
-                 (title, url, note); plus one field the API's lacks, summary, the line the list
-                 prints (kept for the scripts that read it); a catalogue as a list, an id as one
-                 object, nothing as an object of the four lists
+                 (title, url, note) and summary, the line the list prints; a catalogue as a
+                 list, an id as one object, nothing as an object of the four lists
   -h, --help     show this help
 
 Examples:

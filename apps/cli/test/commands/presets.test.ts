@@ -14,10 +14,13 @@ const CATALOGUES = { models: MODEL_IDS, gpus: GPU_IDS, systems: SYSTEM_IDS, netw
 /** The list's line for `id`, without its source line. */
 const lineOf = (out: string, id: string): string => out.split('\n').find((l) => l.startsWith(`  ${id} `)) ?? '';
 
-/** The keys of the API's GPU preset (apps/api src/presets/preset-schemas.ts, gpuPresetSchema), in its order. */
+/**
+ * The keys of the API's GPU preset (apps/api src/presets/preset-schemas.ts, gpuPresetSchema), in its order: the figures,
+ * the source, then the summary line the list prints (an extension the API serves too).
+ */
 const API_GPU_KEYS = [
   'id', 'name', 'generation', 'peakFlopsPerSecond', 'hbmBytes', 'hbmBandwidthBytesPerSecond', 'smCount', 'l2Bytes', 'nvlink',
-  'nvlinkCount', 'nvlinkBandwidthBytesPerSecond', 'tdpWatts', 'source',
+  'nvlinkCount', 'nvlinkBandwidthBytesPerSecond', 'tdpWatts', 'source', 'summary',
 ];
 
 describe('trainplan presets', () => {
@@ -126,8 +129,8 @@ describe('trainplan presets', () => {
     const gpus = JSON.parse((await cli(['presets', 'gpus', '--json'])).out);
     expect(gpus.map((g: { id: string }) => g.id)).toEqual([...GPU_IDS]);
     const h100 = gpus.find((g: { id: string }) => g.id === 'h100-sxm');
-    // The API's keys, then the list's summary line, which this JSON carried before it carried the figures (kept for scripts).
-    expect(Object.keys(h100)).toEqual([...API_GPU_KEYS, 'summary']);
+    // The API's keys, the list's summary line last (which this JSON carried before it carried the figures, kept for scripts).
+    expect(Object.keys(h100)).toEqual(API_GPU_KEYS);
     expect(h100.summary).toMatch(/^peak dense TFLOP\/s: 989 BF16/);
     // Whitepaper Table 1: 989.4 and 1978.9 TFLOPS; 81,559 MiB × 1,048,576 B; 3.35 TB/s; 18 × 25 GB/s.
     expect(h100).toMatchObject({
@@ -146,11 +149,14 @@ describe('trainplan presets', () => {
     expect(all.systems.find((s: { id: string }) => s.id === 'dgx-h100')).toMatchObject({ gpu: 'h100-sxm', gpusPerNode: 8, network: 'ndr-ib-8x' });
   });
 
-  it('the help says --json adds summary to the API\'s JSON, the one key it prints beyond the API\'s (QA: the help called it "the API\'s JSON")', async () => {
+  it('the help says --json is the API\'s JSON, summary with it, and prints no key beyond the API\'s (QA: the API lacked summary)', async () => {
     const help = (await cli(['presets', '--help'])).out.replace(/\s+/g, ' ');
-    expect(help).toContain("plus one field the API's lacks, summary, the line the list prints");
+    expect(help).toContain('the source (title, url, note) and summary, the line the list prints');
+    expect(help).not.toContain('lacks');
     const h100 = JSON.parse((await cli(['presets', 'h100-sxm', '--json'])).out);
-    expect(Object.keys(h100).filter((k) => !API_GPU_KEYS.includes(k))).toEqual(['summary']);
+    expect(Object.keys(h100)).toEqual(API_GPU_KEYS);
+    // The summary is the list's line for the id, after its name.
+    expect(lineOf((await cli(['presets', 'gpus'])).out, 'h100-sxm')).toMatch(new RegExp(` · ${h100.summary.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`));
   });
 
   it('the help has examples, an id among them; the general help lists the command', async () => {

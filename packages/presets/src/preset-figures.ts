@@ -2,9 +2,9 @@ import type { Precision } from '@trainplan/hardware';
 import { formatGrouped, formatNumber, toGBps, toTFLOPS, toUs, type BytesPerSecond, type FlopPerSecond, type Seconds } from '@trainplan/units';
 
 /**
- * The figures `trainplan presets` shows, each in one unit whatever its size, so that a figure reads against the same
- * figure of the preset above it (QA: "989 TFLOP/s" above "2.25 PFLOP/s", "900 GB/s" above "1.55 TB/s", "990 ns" above
- * "1.00 µs"), and grouped by thousands ("1,000 W", "2,250 TFLOP/s").
+ * The figures a preset's summary (preset-summary.ts) and `trainplan presets` show, each in one unit whatever its size,
+ * so that a figure reads against the same figure of the preset above it (QA: "989 TFLOP/s" above "2.25 PFLOP/s",
+ * "900 GB/s" above "1.55 TB/s", "990 ns" above "1.00 µs"), and grouped by thousands ("1,000 W", "2,250 TFLOP/s").
  */
 
 /** A peak in TFLOP/s, the unit datasheets quote: "989", "2,250", "19.5". */
