@@ -1,6 +1,7 @@
+import { bytesPerParameter } from '@trainplan/model';
 import { runEstimate, runSearch, type EstimateInfeasible, type EstimateJson, type ScenarioInput } from '@trainplan/protocol';
 import { describe, expect, it } from 'vitest';
-import { memoryLevers } from '../src/compute/memory-levers.ts';
+import { LEAST_STATE_BYTES_PER_PARAMETER, memoryLevers } from '../src/compute/memory-levers.ts';
 import { outOfMemoryMessage } from '../src/element/results.ts';
 import { DEFAULT_VALUES, type FieldValues } from '../src/form/fields.ts';
 import { scenarioFromFields } from '../src/form/scenario-from-fields.ts';
@@ -19,6 +20,15 @@ const peakWith = (s: ScenarioInput, parallelism: object) => {
   const e = runEstimate({ ...s, parallelism: { ...s.parallelism, ...parallelism } }) as EstimateJson;
   return (e.ok ? e.memory : e.memory!).totalBytes;
 };
+
+describe('the least model state a parameter keeps', () => {
+  it('is the model package\'s: ZeRO-3 on one rank keeps 16 bytes a parameter, and no sharding mode keeps fewer on one', () => {
+    expect(LEAST_STATE_BYTES_PER_PARAMETER).toBe(bytesPerParameter('zero-3', 1));
+    for (const mode of ['none', 'distributed-optimizer', 'zero-1', 'zero-2', 'zero-3'] as const) {
+      expect(bytesPerParameter(mode, 1)).toBeGreaterThanOrEqual(LEAST_STATE_BYTES_PER_PARAMETER);
+    }
+  });
+});
 
 describe('memoryLevers: only changes that lower the peak', () => {
   it('64 nodes, no recompute: full recompute, not selective, which frees nothing beside flash attention', () => {

@@ -39,7 +39,7 @@ describe('the bundle without the protocol\'s suggestions for unknown names (prot
     const sources = [runEstimate(slipped), validateScenario(keys)].map((a) => (a as { issues: { path: string; message: string }[] }).issues);
     const bundle = [bundled.runEstimate(slipped), bundled.validateScenario(keys)].map((a) => (a as { issues: { path: string; message: string }[] }).issues);
     expect(sources.flat().map((i) => i.message)).toEqual([
-      expect.stringContaining('(did you mean gpt3-175b?)'), expect.stringContaining('(did you mean gpu?)'), expect.stringContaining('(known fields: globalBatchSize,'),
+      expect.stringContaining('(did you mean gpt3-175b?)'), expect.stringContaining('(did you mean gpu or gpus?)'), expect.stringContaining('(known fields: globalBatchSize,'),
     ]);
     expect(bundle).toEqual(sources.map((issues) => issues.map((i) => ({ ...i, message: unsuggested(i.message) }))));
   });

@@ -1,5 +1,5 @@
 import { nvlinkDomainsText } from '@trainplan/protocol';
-import { countOf, formatCountCompact, formatCountExact, formatDuration } from '@trainplan/units';
+import { countOf, formatCountCompact, formatCountExact, formatDuration, formatFixedGrouped } from '@trainplan/units';
 import { DAYS_PER_YEAR } from './lexicon/quantities.ts';
 
 /** "7.22e24": a FLOP count as papers write one, to three figures. */
@@ -9,17 +9,18 @@ export const flopText = (flops: number): string => flops.toExponential(2).replac
 export const YEARS_SAID_DAYS = 730;
 
 /**
- * Days as chat writes them: "30 days", "8.2 days", "1 day"; under a day, hours or minutes ("9.6 hours", "26 minutes"), never
- * "0 days". The unit is units' formatDuration's, as the CLI and the widget say a time to train: under a day, its very words
- * (QA: 0.97 days read "1 day" here, "23.3 hours" in the CLI); from a day, days to chat's decimals.
+ * Days as chat writes them: "30 days", "8.2 days", "1 day", "3,140.1 days (8.6 years)"; under a day, hours or minutes
+ * ("9.6 hours", "26 minutes"), never "0 days". The words are units' formatDuration's, as the CLI and the widget say a time to
+ * train, figure and all (QA: 23.95 days read "23.9 days" here, toFixed's rounding, where the CLI said "24.0 days"; 3,140.06
+ * "3,140 days" beside the CLI's "3,140.1 days"), less a ".0" chat does not write ("30 days" for "30.0 days": the same
+ * number). From two years the same days are also said in years, to one decimal as the days are.
  */
 export const formatDays = (days: number): string => {
-  // Under a day as formatDuration rounds it: 0.999 days is a day ("1 day"), as formatDuration says it in days.
-  const underDay = days < 1 ? formatDuration(days * 86_400) : undefined;
-  if (underDay !== undefined && !underDay.endsWith(' days')) return underDay;
-  const rounded = Number(days.toFixed(days >= 100 ? 0 : 1));
-  const years = days >= YEARS_SAID_DAYS ? ` (${(days / DAYS_PER_YEAR).toFixed(1)} years)` : '';
-  return `${countOf(rounded, 'day')}${years}`;
+  const said = formatDuration(days * 86_400);
+  if (!said.endsWith(' days')) return said;
+  const figure = said.slice(0, -' days'.length).replace(/\.0$/, '');
+  const years = days >= YEARS_SAID_DAYS ? ` (${formatFixedGrouped(days / DAYS_PER_YEAR, 1)} years)` : '';
+  return `${figure === '1' ? '1 day' : `${figure} days`}${years}`;
 };
 
 /** "8 nodes (64 GPUs)", "1 node (1 GPU)", "2,048 nodes (16,384 GPUs)": a cluster as the answers' headlines count it. */

@@ -69,7 +69,7 @@ describe('cheapestWithinNotes', () => {
 
   it('names the cheapest size with no deadline where the deadline is what costs more', () => {
     // 2 nodes: 155.4 days, 59,692 GPU-hours × $2.50 = $149,230.
-    expect(notes[2]).toBe('With no deadline, the cheapest: 2 nodes (16 GPUs): 155 days for 59.7k GPU-hours ($149k).');
+    expect(notes[2]).toBe('With no deadline, the cheapest: 2 nodes (16 GPUs): 155.4 days for 59.7k GPU-hours ($149k).');
     expect(notes).toHaveLength(3);
   });
 

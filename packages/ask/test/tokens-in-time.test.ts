@@ -3,9 +3,12 @@ import { ask } from '../src/answer/answer.ts';
 import { parse } from '../src/parse.ts';
 import type { EstimateOk, NodesResponseJson } from '@trainplan/protocol';
 import { compactCount } from '../src/format.ts';
-import { trillion } from '@trainplan/units';
+import { formatDuration, trillion } from '@trainplan/units';
 
 type NodesOk = Extract<NodesResponseJson, { ok: true }>;
+
+/** Days as the CLI writes them (units' formatDuration, "295.8 days"), less a ".0" the bot does not write. */
+const cliDays = (days: number): string => formatDuration(days * 24 * 60 * 60).replace(/\.0 days$/, ' days');
 
 describe('"how many tokens" in a time on a cluster: the tokens its best plan trains in that time', () => {
   it('"how many tokens can I train llama 3 8b on in 2 weeks on 64 h100" plans the 64 GPUs named, not the nodes for 15T tokens', () => {
@@ -17,11 +20,11 @@ describe('"how many tokens" in a time on a cluster: the tokens its best plan tra
     // At the plan's rate: the tokens taken over its days, for 14 of them.
     const perDay = trillion(15) / data.days;
     expect(a.headline).toBe(`Llama 3 8B on H100 SXM5 80GB: 8 nodes (64 GPUs) train about ${compactCount(14 * perDay)} tokens in 14 days `
-      + `(${compactCount(perDay)} a day; ${Math.round(data.days)} days for the 15.0T below)`);
+      + `(${compactCount(perDay)} a day; ${cliDays(data.days)} for the 15.0T below)`);
   });
 
   it('with no time given it is the time to train the tokens taken, as before', () => {
-    expect(ask('how many tokens can I train llama 3 8b on 64 h100', { publicUrl: null }).headline).toMatch(/^Llama 3 8B on H100 SXM5 80GB: \d+ days to train 15\.0T tokens on 8 nodes \(64 GPUs\)$/);
+    expect(ask('how many tokens can I train llama 3 8b on 64 h100', { publicUrl: null }).headline).toMatch(/^Llama 3 8B on H100 SXM5 80GB: [\d,]+(?:\.\d)? days to train 15\.0T tokens on 8 nodes \(64 GPUs\)$/);
   });
 });
 
@@ -66,6 +69,6 @@ describe('"how many tokens per second per gpu": one GPU\'s share first, then the
     // The plan trains the tokens taken (2T, Llama 2's) in data.days: that rate a second, and a 512th of it per GPU.
     const perSecond = trillion(2) / data.days / (24 * 60 * 60);
     expect(a.headline).toBe(`Llama 2 70B on A100 SXM4 80GB: about ${compactCount(perSecond / 512)} tokens a second per GPU; `
-      + `64 nodes (512 GPUs) train about ${compactCount(perSecond)} tokens a second (${Math.round(data.days)} days for the 2.00T below)`);
+      + `64 nodes (512 GPUs) train about ${compactCount(perSecond)} tokens a second (${cliDays(data.days)} for the 2.00T below)`);
   });
 });

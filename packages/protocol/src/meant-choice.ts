@@ -1,4 +1,4 @@
-import { nearestAll } from './nearest.ts';
+import { meantPhrase, nearestAll } from './nearest.ts';
 
 /** Spelt without its hyphens or in another case ("allreduce", "All_Reduce"): the one it spells. */
 const squeezed = (s: string): string => s.toLowerCase().replace(/[-_\s]/g, '');
@@ -15,5 +15,5 @@ export function meantChoice(typed: unknown, known: readonly string[]): string {
   const same = known.find((k) => squeezed(k) === squeezed(typed));
   const meant = same === undefined ? nearestAll(typed.toLowerCase(), known) : [same];
   if (meant.length === 0 || meant[0] === typed) return '';
-  return ` (did you mean ${meant.length === 1 ? meant[0] : `${meant.slice(0, -1).join(', ')} or ${meant.at(-1)}`}?)`;
+  return meantPhrase(meant);
 }

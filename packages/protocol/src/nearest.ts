@@ -74,3 +74,9 @@ export function nearestAll(typed: string, known: readonly string[]): string[] {
   }
   return [];
 }
+
+/** " (did you mean a?)", " (did you mean a or b?)", " (did you mean a, b or c?)" for the names nearestAll gave; '' for none. */
+export function meantPhrase(meant: readonly string[]): string {
+  if (meant.length === 0) return '';
+  return ` (did you mean ${meant.length === 1 ? meant[0] : `${meant.slice(0, -1).join(', ')} or ${meant.at(-1)}`}?)`;
+}

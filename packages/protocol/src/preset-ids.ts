@@ -1,5 +1,5 @@
 import { gpuById, GPU_IDS, modelById, MODEL_IDS, networkById, NETWORK_IDS, systemById, SYSTEM_IDS } from '@trainplan/presets';
-import { nearestAll } from './nearest.ts';
+import { meantPhrase, nearestAll } from './nearest.ts';
 import type { FieldIssue } from './wire.ts';
 
 const known = (ids: readonly string[]): string => ids.join(', ');
@@ -32,7 +32,7 @@ const MAX_MEANT = 3;
 export function didYouMean(id: string, ids: readonly string[]): string {
   const meant = nearestAll(id, ids);
   if (meant.length === 0 || meant.length > MAX_MEANT) return '';
-  return ` (did you mean ${meant.length === 1 ? meant[0] : `${meant.slice(0, -1).join(', ')} or ${meant.at(-1)}`}?)`;
+  return meantPhrase(meant);
 }
 
 /** The issue for a model id no preset has. */

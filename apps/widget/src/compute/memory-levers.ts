@@ -6,9 +6,10 @@ const LONG_SEQUENCE = 16_384;
 /**
  * The fewest bytes of model state a parameter keeps in mixed-precision Adam training: ZeRO's 16-bit weights and gradients
  * and fp32 master weights, momentum and variance, 2 + 2 + 12, all sharded by stage 3 (Rajbhandari et al. 2020, Figure 1;
- * packages/model's modelStateBytes); Megatron's modes keep 18, some of it unsharded.
+ * packages/model's modelStateBytes); Megatron's modes keep 18, some of it unsharded. Written here, not imported, as the
+ * bundle carries no such export of the model package's; memory-levers.test.ts holds it equal to bytesPerParameter('zero-3', 1).
  */
-const LEAST_STATE_BYTES_PER_PARAMETER = 16;
+export const LEAST_STATE_BYTES_PER_PARAMETER = 16;
 
 /** A change to try: what the message calls it, the scenario's parts it changes, and a lever that, found, makes it needless. */
 interface Lever {

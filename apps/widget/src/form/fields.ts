@@ -1,4 +1,5 @@
 import { GPU_IDS, MODEL_IDS, NETWORK_IDS } from '@trainplan/presets';
+import { MAX_CLUSTER_NODES, MAX_GPUS_PER_NODE } from '@trainplan/protocol';
 import { CUSTOM_MODEL, CUSTOM_OPTION, SEQ_FIELD, SHAPE_DEFAULTS, SHAPE_FIELDS } from './model-shape.ts';
 
 /**
@@ -66,8 +67,8 @@ export const FIELDS: readonly FieldSpec[] = [
   SEQ_FIELD,
   { name: 'gpu', label: 'GPU', kind: 'select', group: 'cluster', wide: true, options: ids(GPU_IDS) },
   { name: 'network', label: 'Network', kind: 'select', group: 'cluster', wide: true, options: [['', 'default for the GPU'], ...ids(NETWORK_IDS)] },
-  { name: 'nodes', label: 'Nodes', kind: 'integer', min: 1, max: 1_000_000, group: 'cluster' },
-  { name: 'gpus-per-node', label: 'GPUs per node', kind: 'integer', min: 1, max: 1024, optional: true, group: 'cluster', hint: "the system's" },
+  { name: 'nodes', label: 'Nodes', kind: 'integer', min: 1, max: MAX_CLUSTER_NODES, group: 'cluster' },
+  { name: 'gpus-per-node', label: 'GPUs per node', kind: 'integer', min: 1, max: MAX_GPUS_PER_NODE, optional: true, group: 'cluster', hint: "the system's" },
   { name: 'gbs', label: 'Global batch (sequences)', kind: 'integer', min: 1, max: 1_000_000_000, group: 'batch' },
   { name: 'mbs', label: 'Micro-batch', kind: 'integer', min: 1, max: 1_000_000, group: 'batch' },
   { name: 'precision', label: 'Precision', kind: 'select', group: 'batch', wide: true, options: [...ids(['bf16', 'fp16', 'fp8']), [FP8_PARAMS, 'fp8, FP8 weights']] },

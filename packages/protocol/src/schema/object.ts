@@ -1,5 +1,5 @@
 /** Objects with required, optional and defaulted fields; unknown keys are refused or stripped. */
-import { editDistance } from '../nearest.ts';
+import { meantPhrase, nearestAll } from '../nearest.ts';
 import { createContext, isPlainObject, mismatch, nested, report } from './context.ts';
 import { withDescription } from './scalars.ts';
 import type { BaseOptions, Checked, Infer, JsonSchema, JsonValue, Schema } from './types.ts';
@@ -121,25 +121,23 @@ export function withDefault<T>(schema: Schema<T>, value: JsonValue): Schema<T> &
   };
 }
 
-const MAX_KEY_TO_MATCH = 64;
+/** Ties offered at most, as unknown ids offer theirs (preset-ids.ts): more is no suggestion. */
+const MAX_MEANT = 3;
 
 /**
  * " (did you mean cluster.gpu?)" for a key that is a field one object down (a top-level "gpu" where the request takes
  * it under "cluster"), before any near miss here ("gpus" is one letter from "gpu", but a different field);
- * " (did you mean tensor?)" for a near miss; else the list of known fields.
+ * " (did you mean globalBatchSize?)" for a near miss, by the rule CLI flags and ids go by (nearest.ts nearestAll: the
+ * field the key begins, as `--global` is --global-batch, else those at most two edits away, case ignored; each of a
+ * few that tie); else the list of known fields.
  */
 function hint(key: string, known: readonly string[], nested: readonly string[] = []): string {
   const below = nested.filter((path) => path.slice(path.indexOf('.') + 1).toLowerCase() === key.toLowerCase());
   if (below.length > 0) return ` (did you mean ${below.join(' or ')}?)`;
   if (known.length === 0) return '';
-  if (key.length <= MAX_KEY_TO_MATCH) {
-    let best: string | undefined;
-    let bestDistance = Infinity;
-    for (const candidate of known) {
-      const distance = editDistance(key.toLowerCase(), candidate.toLowerCase());
-      if (distance < bestDistance) [best, bestDistance] = [candidate, distance];
-    }
-    if (best !== undefined && bestDistance <= Math.max(1, Math.floor(best.length / 4))) return ` (did you mean ${best}?)`;
-  }
+  // nearestAll folds the typed key's case, so the names are compared folded too, and given back as spelt.
+  const folded = known.map((name) => name.toLowerCase());
+  const meant = nearestAll(key, folded).map((name) => known[folded.indexOf(name)]!);
+  if (meant.length > 0 && meant.length <= MAX_MEANT) return meantPhrase(meant);
   return ` (known fields: ${known.join(', ')})`;
 }

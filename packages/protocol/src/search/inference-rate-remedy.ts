@@ -10,6 +10,7 @@ import { countOf, formatGrouped } from '@trainplan/units';
 import { ceilFigures, floorFigures } from './ceil-figures.ts';
 import { slot, type Slots } from './inference-remedy-terms.ts';
 import { field, type Retry } from './inference-retry.ts';
+import { LOOSEST_BOUND_SECONDS } from './loosest-bound.ts';
 import type { FewestGpus } from './fewest-gpus.ts';
 import type { InferencePointJson } from './inference-json.ts';
 import { appliedFirstTokenBound, firstTokenBound, gpusField, replicasText } from './inference-remedy-words.ts';
@@ -18,8 +19,6 @@ import { appliedFirstTokenBound, firstTokenBound, gpusField, replicasText } from
 const MAX_HALVINGS = 20;
 /** Bisection steps between a rate (or a bound) served and one not: 2^-10 of the gap, past the three figures it is written to. */
 const BISECTION_STEPS = 10;
-/** The loosest first-token bound a request may give (inference-request.ts: maxPrefillSeconds at most 3,600 s). */
-export const LOOSEST_FIRST_TOKEN_SECONDS = 3600;
 
 /**
  * The most requests a second the request's GPUs serve within its bounds, to three figures rounded down and checked by asking
@@ -53,8 +52,8 @@ export function mostRateServed(request: Record<string, unknown>, retry: Retry): 
  */
 export function loosestBoundNeeded(request: Record<string, unknown>, retry: Retry): number | undefined {
   const serves = (bound: number): boolean => retry({ set: { maxPrefillSeconds: bound } })?.best !== undefined;
-  if (!serves(LOOSEST_FIRST_TOKEN_SECONDS)) return undefined;
-  let [low, high] = [appliedFirstTokenBound(request) ?? 0, LOOSEST_FIRST_TOKEN_SECONDS];
+  if (!serves(LOOSEST_BOUND_SECONDS)) return undefined;
+  let [low, high] = [appliedFirstTokenBound(request) ?? 0, LOOSEST_BOUND_SECONDS];
   for (let i = 0; i < BISECTION_STEPS * 2; i++) {
     const mid = (low + high) / 2;
     if (serves(mid)) high = mid; else low = mid;

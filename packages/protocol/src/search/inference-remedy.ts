@@ -7,7 +7,8 @@ import { fewestGpus, type FewestGpus } from './fewest-gpus.ts';
 import { memoryFix, memoryRemedy, outOfMemory } from './inference-memory-remedy.ts';
 import { idleFleetRemedy } from './inference-idle-fleet-remedy.ts';
 import { fieldSlots, firstTokenBoundIsDefault, gpusField, joinOr, loosened, loosenedFields, name, replicasText } from './inference-remedy-words.ts';
-import { LOOSEST_FIRST_TOKEN_SECONDS, rateRemedy, servedLoosening } from './inference-rate-remedy.ts';
+import { rateRemedy, servedLoosening } from './inference-rate-remedy.ts';
+import { LOOSEST_BOUND_SECONDS } from './loosest-bound.ts';
 import { INTERACTIVE_TTFT_SECONDS } from './inference-messages.ts';
 
 /** How a remedy names a request field: by its flag (in the flag's unit) for a request built from flags, else by its JSON path. */
@@ -75,7 +76,7 @@ function closestNeeds(closest: InferencePointJson, request: Record<string, unkno
   const loosen = fieldSlots(fields, t).join(', ');
   const missed = byDefault && fields.maxPrefillSeconds !== undefined ? `${ofDefault} is missed` : undefined;
   // Loosening the others does not serve the rate either (asked again with them): none is offered.
-  if (searched === 'none') return `${byDefault ? ofDefault : 'the first-token bound'} loosened to any a request may give (up to ${formatSeconds(LOOSEST_FIRST_TOKEN_SECONDS)}), serves no plan at this rate; `;
+  if (searched === 'none') return `${byDefault ? ofDefault : 'the first-token bound'} loosened to any a request may give (up to ${formatSeconds(LOOSEST_BOUND_SECONDS)}), serves no plan at this rate; `;
   if (searched === 'found') return `give ${loosen}, within which the rate is served, the wait for a slot included${missed === undefined ? '' : ` (${missed})`}, or `;
   return loosen === '' ? '' : `give what the closest plan needs (${loosen}${missed === undefined ? '' : `: ${missed}`}), or `;
 }

@@ -8,6 +8,7 @@ import type { Schema } from '../schema/types.ts';
 import { jsonSchemaDocument } from '../schema/validate.ts';
 import { modelSchema } from '../scenario-schema.ts';
 import type { ResolvedModelObject } from '../resolved.ts';
+import { LOOSEST_BOUND_SECONDS } from './loosest-bound.ts';
 import { pricePerGpuHourField, searchClusterFields } from './request-parts.ts';
 
 export interface InferenceRequest {
@@ -83,8 +84,8 @@ export const inferenceRequestSchema: Schema<InferenceRequest> = object({
     + 'runtime buffers and KV cache; the rest is headroom it never allocates, so fewer sequences fit. vLLM\'s gpu_memory_utilization (0.9 by default there), '
     + 'SGLang\'s mem_fraction_static. Default: 1, all of it.' })),
   gpus: optional(integer({ min: 1, max: MAX_INFERENCE_GPUS, description: 'GPUs available: only TP × PP shapes that divide it are tried, each a replica (gpus / (TP × PP) replicas).' })),
-  maxDecodeSecondsPerToken: optional(number({ greaterThan: 0, max: 3600, description: 'Latency bound per generated token.' })),
-  maxPrefillSeconds: optional(number({ greaterThan: 0, max: 3600, description: 'Bound on the time to first token (with requestsPerSecond, the wait for a slot included; '
+  maxDecodeSecondsPerToken: optional(number({ greaterThan: 0, max: LOOSEST_BOUND_SECONDS, description: 'Latency bound per generated token.' })),
+  maxPrefillSeconds: optional(number({ greaterThan: 0, max: LOOSEST_BOUND_SECONDS, description: 'Bound on the time to first token (with requestsPerSecond, the wait for a slot included; '
     + 'there, without it, 2 s, MLPerf Inference\'s Llama 2 70B server bound, so that replicas are not run all but fully loaded).' })),
   speculative: optional(object({
     draftModel: modelSchema,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { boolean, integer, literal, object, optional, runInference, string, validate, withDefault } from '../../src/index.ts';
+import { boolean, integer, literal, nearest, object, optional, runInference, string, validate, withDefault, type Schema } from '../../src/index.ts';
 
 const point = object({
   x: integer({ min: 0 }),
@@ -45,6 +45,25 @@ describe('object', () => {
         { path: 'network', message: 'unknown field (did you mean cluster.network or extra.network?)' },
       ],
     });
+  });
+
+  it('suggests a field by the rule CLI flags and ids go by (nearest.ts): the one a key begins, else within two edits, ties each named', () => {
+    const training = object({ globalBatchSize: integer(), microBatchSize: optional(integer()), precision: optional(string()) });
+    const cluster = object({ gpu: string(), gpus: optional(integer()) });
+    const message = <T,>(schema: Schema<T>, key: string) => {
+      const r = validate(schema, { globalBatchSize: 1, gpu: 'g', [key]: 1 });
+      return r.ok ? '' : r.issues.find((i) => i.path === key)?.message;
+    };
+    // `global` begins globalBatchSize as `--global` begins --global-batch: the two say the same field.
+    expect(nearest('global', ['global-batch', 'micro-batch', 'precision'])).toBe('global-batch');
+    expect(message(training, 'global')).toBe('unknown field (did you mean globalBatchSize?)');
+    // Case is no edit, one slipped letter is: both meant.
+    expect(message(training, 'GlobalBatchSize')).toBe('unknown field (did you mean globalBatchSize?)');
+    expect(message(training, 'precison')).toBe('unknown field (did you mean precision?)');
+    // One edit from each of two fields: both named, not whichever comes first.
+    expect(message(cluster, 'gpuz')).toBe('unknown field (did you mean gpu or gpus?)');
+    // Three letters dropped is past the two edits a flag may slip by: the list, not a guess.
+    expect(message(training, 'glbalBtchSze')).toBe('unknown field (known fields: globalBatchSize, microBatchSize, precision)');
   });
 
   it('an inference request with its GPU at the top level is pointed to cluster.gpu', () => {
