@@ -208,7 +208,7 @@ describe('trainplan nodes', () => {
       expect(header).toMatch(new RegExp(`^# planned for ${a.nodes} nodes? × 8 GPUs \\(world size ${8 * a.nodes}: [^)]*\\), the time–cost curve's cheapest size `));
       expect(header).toContain('run again with --nodes N in place of --frontier');
     }
-  });
+  }, 150_000); // three full time–cost searches (1 to 8,192 nodes), ~11 s of CPU each alone: the 60 s default is too close on 2 shared cores
 
   it('--export with --json is a usage error, as in search: one of them replaces the report, not both', async () => {
     const { code, out, err } = await cli([...GPT3, '--nodes', '128', '--export', 'megatron', '--json']);
