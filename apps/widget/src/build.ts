@@ -40,6 +40,9 @@ const NO_LARGER_BATCH = fileURLToPath(new URL('./compute/no-larger-batch.ts', im
 /** What the bundle takes in place of the search's words for contradicting constraints (no-empty-space.ts says why). */
 const NO_EMPTY_SPACE = fileURLToPath(new URL('./compute/no-empty-space.ts', import.meta.url));
 
+/** What the bundle takes in place of the protocol's resolved fields for feeding an estimate back (no-resolved-extensions.ts says why). */
+const NO_RESOLVED_EXTENSIONS = fileURLToPath(new URL('./compute/no-resolved-extensions.ts', import.meta.url));
+
 /** What the bundle takes in place of the schema's "did you mean" for an enumerated field (no-meant-choice.ts says why). */
 const NO_MEANT_CHOICE = fileURLToPath(new URL('./compute/no-meant-choice.ts', import.meta.url));
 
@@ -61,6 +64,7 @@ const withoutEmulator: Plugin = {
     b.onResolve({ filter: /^\.\/fewer-nodes-json\.ts$/ }, () => ({ path: NO_FEWER_NODES }));
     b.onResolve({ filter: /^\.\/nodes-larger-batch\.ts$/ }, () => ({ path: NO_LARGER_BATCH }));
     b.onResolve({ filter: /^\.\.\/meant-choice\.ts$/ }, () => ({ path: NO_MEANT_CHOICE }));
+    b.onResolve({ filter: /^\.\/resolved-extensions\.ts$/ }, () => ({ path: NO_RESOLVED_EXTENSIONS }));
     const inSearch = (dir: string) => /[\\/]packages[\\/]search[\\/]src$/.test(dir);
     b.onResolve({ filter: /^\.\/explain\.ts$/ }, (args) => (inSearch(args.resolveDir) ? { path: NO_ALTERNATIVES } : undefined));
     b.onResolve({ filter: /^\.\/empty-space\.ts$/ }, (args) => (inSearch(args.resolveDir) ? { path: NO_EMPTY_SPACE } : undefined));

@@ -97,6 +97,13 @@ describe('the widget bundle', () => {
     expect(inputs.some((path) => path.endsWith('packages/protocol/src/meant-choice.ts'))).toBe(false);
   });
 
+  it('takes the stand-in for the resolved fields that feed an estimate back (no-resolved-extensions.ts), which it never shows', async () => {
+    const { metafile } = await build({ ...WIDGET_BUILD_OPTIONS, metafile: true });
+    const inputs = Object.keys(metafile.inputs);
+    expect(inputs.some((path) => path.endsWith('apps/widget/src/compute/no-resolved-extensions.ts'))).toBe(true);
+    expect(inputs.some((path) => path.endsWith('packages/protocol/src/resolved-extensions.ts'))).toBe(false);
+  });
+
   it('leaves out what only requests the widget never makes reach: the days on given nodes, the requests\' mode rules, the constraints\' contradictions', async () => {
     const { code } = await buildWidgetBundle();
     // nodes.ts's days-on-nodes answer and budget refusal (withoutNodesModes) and its nodesRequestSchema refine; search-schema.ts's

@@ -96,8 +96,33 @@ const breakdownOf = <P extends Presence>(extension: Extension<P>) => object({
     + 'overlap, none added again.',
 });
 
+/** A model given by its shape as planned: the scenario's model object with every default filled in (ResolvedModelShape). */
+const modelShape = object({
+  layers: count('Transformer layers.'),
+  hiddenSize: count('Hidden size.'),
+  attentionHeads: count('Attention heads.'),
+  kvHeads: count('Key/value heads.'),
+  ffnHiddenSize: count('Hidden size of the MLP.'),
+  vocabSize: count('Vocabulary size, in tokens.'),
+  seqLength: count("The model's own sequence length, in tokens (the run's is resolved.seqLength)."),
+  gatedMlp: boolean({ description: 'A gated MLP (SwiGLU).' }),
+  tiedEmbeddings: boolean({ description: 'Input and output embeddings share one matrix.' }),
+  positionEmbedding: enumOf(['learned', 'rotary', 'alibi'], { description: 'How positions are encoded.' }),
+  linearBias: boolean({ description: 'Linear layers carry a bias vector.' }),
+  normalization: enumOf(['layernorm', 'rmsnorm'], { description: 'The normalization layers.' }),
+  name: optional(id('The name the scenario gave it.')),
+}, {
+  ...open,
+  description: 'Extension, for a model given by its shape (absent for a preset): the model object as planned, every default filled in; '
+    + 'a scenario fed back from this block gives it as its model.',
+});
+
+const switchOf = <P extends Presence>(extension: Extension<P>, field: string) =>
+  extension(boolean({ description: `Extension: parallelism.${field} as planned (default false).` }));
+
 const resolvedOf = <P extends Presence>(extension: Extension<P>) => object({
-  model: id('Model preset id or name.'),
+  model: id('Model preset id, or the name of a model given by its shape ("custom" where it has none; modelShape holds the shape).'),
+  modelShape: optional(modelShape),
   gpu: id('GPU preset id.'),
   network: id('Inter-node fabric preset id.'),
   gpusPerNode: count('GPUs per node.'),
@@ -133,7 +158,20 @@ const resolvedOf = <P extends Presence>(extension: Extension<P>) => object({
     description: "Extension: how the collectives were costed: NCCL's closed form, or the discrete-event emulator on the topology graph.",
   })),
   oversubscription: extension(number({ min: 1, description: "Extension: the fat tree's leaf oversubscription (1: non-blocking); only the emulator's topology uses it." })),
-}, { ...open, description: 'Extension: the scenario as evaluated, every default and derived value filled in.' });
+  scatterGather: switchOf(extension, 'scatterGather'),
+  overlapGradReduce: switchOf(extension, 'overlapGradReduce'),
+  overlapTensorParallelComm: switchOf(extension, 'overlapTensorParallelComm'),
+  overlapPipelineComm: switchOf(extension, 'overlapPipelineComm'),
+  asyncTensorParallelGradComm: switchOf(extension, 'asyncTensorParallelGradComm'),
+  tokens: optional(amount('Extension: training.tokens, where given, in tokens.')),
+}, {
+  ...open,
+  description: 'Extension: the scenario as evaluated, every default and derived value filled in. Fed back as a scenario, it gives the same '
+    + 'estimate: modelShape (where present, else model) as the model; gpu, gpusPerNode, nodes, network, communicationModel and '
+    + 'oversubscription in cluster; globalBatchSize, microBatchSize, seqLength, precision, tokens, dropout, attentionKernel, '
+    + 'crossEntropyKernel, gradientAccumulation and fp8Params in training; the rest in parallelism, zeroStage only where above 0. '
+    + 'gpus, microBatches and layersPerStage are derived, not fed back.',
+});
 
 const timeToTrain = object({
   tokens: amount('Token budget, in tokens.'),

@@ -1,7 +1,7 @@
 /** @trainplan/protocol: the wire shapes of the contract, their validators and their JSON Schemas. */
 export type {
   PrecisionId, RecomputeMode, ScheduleId, ModelObjectInput, ScenarioInput, MemoryJson, OtherMemoryPartsJson, BreakdownJson, ContractBreakdownJson,
-  ResolvedJson, ReceivedResolvedJson, ContractEstimateOk, EstimateOk, ReceivedEstimateOk, EstimateInfeasible, ReceivedEstimateInfeasible,
+  ResolvedJson, ResolvedModelShape, ReceivedResolvedJson, ContractEstimateOk, EstimateOk, ReceivedEstimateOk, EstimateInfeasible, ReceivedEstimateInfeasible,
   EstimateJson, ReceivedEstimateJson,
   InfeasibleReason, FieldIssue,
 } from './wire.ts';
@@ -40,6 +40,8 @@ export type {
 export type { ResolvedPlan } from './resolve.ts';
 export { resolveScenario, stateShardingOf } from './resolve.ts';
 export { runEstimate, estimateResolvedScenario, malformedScenarioAnswer, toEstimateJson } from './run.ts';
+// An estimate's resolved block fed back as the scenario that gives the same estimate.
+export { scenarioOfResolved } from './resolved-scenario.ts';
 export { pipelineSplitFlags, pipelineSplitLabel } from './pipeline-split-flags.ts';
 // A preset id typed in another case (the CLI's flags), taken as the id it spells.
 export { didYouMean, presetIdAnyCase } from './preset-ids.ts';

@@ -16,6 +16,8 @@ export interface ResolvedPlan {
   readonly modelId: string;
   readonly gpuId: string;
   readonly networkId: string;
+  /** The scenario's model as given: a preset id, or a shape (resolved-extensions.ts writes it back as `resolved.modelShape`). */
+  readonly modelInput: ResolvedScenarioInput['model'];
   /** Caveats about the scenario that resolving it found (shape-defaults-warning.ts, sequence-warning.ts), before the planner's own. */
   readonly warnings: readonly string[];
 }
@@ -128,7 +130,7 @@ export function resolveScenario(s: ResolvedScenarioInput): { ok: true; value: Re
   };
   const modelId = typeof s.model === 'string' ? s.model : (s.model.name ?? 'custom');
   const warnings = [...(typeof s.model === 'string' ? [] : shapeDefaultsWarnings(s.model)), ...sequenceWarnings(model, s.training.seqLength, s.model)];
-  return { ok: true, value: { plan, modelId, gpuId: gpu.id, networkId: network.id, warnings } };
+  return { ok: true, value: { plan, modelId, gpuId: gpu.id, networkId: network.id, modelInput: s.model, warnings } };
 }
 
 /**

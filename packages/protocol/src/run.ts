@@ -3,6 +3,7 @@ import { toDays } from '@trainplan/units';
 import { pipelineSplitFlags } from './pipeline-split-flags.ts';
 import { issuesMessage } from './problem.ts';
 import { resolveScenario, type ResolvedPlan } from './resolve.ts';
+import { resolvedExtensions } from './resolved-extensions.ts';
 import type { ResolvedScenarioInput } from './resolved.ts';
 import { NO_SCENARIOS, validateScenario } from './scenario-schema.ts';
 import { presetIdIssues } from './preset-ids.ts';
@@ -79,6 +80,7 @@ export function toEstimateJson(resolved: ResolvedPlan, e: PlanEstimate): Estimat
       layersPerStage: e.stages.map((s) => s.layers),
       communicationModel: plan.communicationModel ?? 'closed-form',
       oversubscription: plan.oversubscription ?? 1,
+      ...resolvedExtensions(resolved),
     },
     warnings: [...resolved.warnings, ...e.warnings],
   };

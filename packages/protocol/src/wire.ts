@@ -168,9 +168,19 @@ export interface BreakdownJson extends ContractBreakdownJson {
   dataParallelCommTotalSeconds: number;
 }
 
-/** Extension: the scenario as evaluated, every default and derived value filled in. */
+/** A model given by its shape as resolved: every field of the model object with its default filled in, and its name where it has one. */
+export type ResolvedModelShape = Required<Omit<ModelObjectInput, 'name'>> & Pick<ModelObjectInput, 'name'>;
+
+/**
+ * Extension: the scenario as evaluated, every default and derived value filled in. Fed back as a scenario
+ * (resolved-scenario.ts scenarioOfResolved: each field into the scenario's section that has it, `modelShape` where given
+ * in place of `model`; gpus, microBatches and layersPerStage are derived), it gives the same estimate.
+ */
 export interface ResolvedJson {
+  /** The model preset id, or the name of a model given by its shape ('custom' where it has none): see modelShape. */
   model: string;
+  /** Extension: a model given by its shape, as planned (every default filled in); absent for a preset. */
+  modelShape?: ResolvedModelShape;
   gpu: string;
   network: string;
   gpusPerNode: number;
@@ -217,6 +227,20 @@ export interface ResolvedJson {
   communicationModel: 'closed-form' | 'emulated';
   /** Extension: the fat tree's leaf oversubscription (1: non-blocking); only the emulator's topology uses it. */
   oversubscription: number;
+  // The switches below are the scenario's parallelism fields of the same names, defaults filled in (false each); like
+  // dropout, optional here (answers before them lack them), and every answer of ours carries each (fullEstimateOkSchema).
+  /** Extension: Megatron's scatter-gather of pipeline sends. */
+  scatterGather?: boolean;
+  /** Extension: the gradient reduction overlapped the backward pass. */
+  overlapGradReduce?: boolean;
+  /** Extension: tensor-parallel collectives overlapped their GEMMs (Transformer Engine's --tp-comm-overlap). */
+  overlapTensorParallelComm?: boolean;
+  /** Extension: pipeline sends overlapped compute (Megatron-Core's overlap_p2p_comm). */
+  overlapPipelineComm?: boolean;
+  /** Extension: Megatron-LM's asynchronous tensor-parallel communication in the backward of column-parallel linears. */
+  asyncTensorParallelGradComm?: boolean;
+  /** Extension: the token budget (training.tokens), where one was given. */
+  tokens?: number;
 }
 
 /** A feasible estimate's contract fields: the stable minimum any API that serves the contract sends. */

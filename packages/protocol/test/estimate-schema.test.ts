@@ -201,8 +201,9 @@ describe('memory.otherParts, the named parts of otherBytes', () => {
 
 describe("trainplan's own answers carry every extension (fullEstimateOkSchema)", () => {
   const full = fullEstimateOkSchema.toJsonSchema();
-  // Only some plans have these: a token budget's time, FP8's weights, full recompute of some layers.
-  const perPlan = ['timeToTrain', 'fp8Params', 'recomputeLayers'];
+  // Only some plans have these: a token budget's time (and the budget, resolved.tokens), FP8's weights, full recompute of
+  // some layers, a model given by its shape.
+  const perPlan = ['timeToTrain', 'fp8Params', 'recomputeLayers', 'tokens', 'modelShape'];
 
   it.each<[string, JsonSchema]>([
     ['a feasible estimate', full],
