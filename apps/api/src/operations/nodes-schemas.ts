@@ -68,7 +68,7 @@ const assumedGlobalBatch = object({
 const uptime = number({
   greaterThan: 0, max: 1,
   description: "Extension, on every answer that planned: the share of wall-clock time spent training that days, seconds, GPU-hours and "
-    + "costs assume (the request's uptime, else 1: no restarts or failures). The configuration's estimate stays the ideal, at full uptime.",
+    + "costs assume (the request's uptime, else 1: no restarts or failures). The configuration, its estimate, days and gpuHours included, stays the ideal, at full uptime: the answer's own days and gpuHours are the wall-clock ones.",
 }).toJsonSchema();
 
 /** nodes-extensions.ts: advice about the request, where the batch given is implausible as sequences. */

@@ -10,7 +10,7 @@ import type { NodesResponseJson } from './wire.ts';
 /** The request's uptime, echoed (nodes.ts NodesRequest.uptime). */
 const uptime = optional(number({
   greaterThan: 0, max: 1,
-  description: "Extension, where the request gave uptime: the share of wall-clock time spent training that days, seconds, GPU-hours and costs assume (each the ideal over it; the configuration's estimate stays the ideal, at full uptime).",
+  description: "Extension, where the request gave uptime: the share of wall-clock time spent training that days, seconds, GPU-hours and costs assume (each the ideal over it; the configuration, its estimate, days and gpuHours included, stays the ideal, at full uptime).",
 }));
 
 const searches = integer({ min: 0, description: 'Configuration searches run (one per cluster size tried).' });
