@@ -1,11 +1,11 @@
 import { hardwareFlopsPerStep, modelFlopsPerStep } from '@trainplan/model';
-import { formatGrouped, formatPercent, type Flop, type Ratio } from '@trainplan/units';
+import { formatBytes, formatGrouped, formatPercent, type Flop, type Ratio } from '@trainplan/units';
 import { emulationFallbacks } from './comm-time.ts';
 import { weightReplicas, type ParallelGroups } from './groups.ts';
 import type { KernelContext } from './kernel-time.ts';
 import { flashLaunchEfficiency } from './layer-time.ts';
 import type { PlanInput } from './plan-input.ts';
-import type { StageMemory } from './plan-memory.ts';
+import { stageMemories, type StageMemory } from './plan-memory.ts';
 
 /**
  * Below this share of the full count, an estimate says its MFU with attention counted causal too: a tenth or more apart
@@ -64,13 +64,13 @@ function contextChunkWarning(input: PlanInput, overheadTiles: number): string | 
 
 /**
  * The estimate's warnings about `input`, in the order they are said, from what computeEstimate worked out: the kernel
- * context, the parallel groups, the layers on each stage, the micro-batches per step, the layers full recompute repeats
+ * context, the parallel groups, the layers and parameters on each stage, the micro-batches per step, the layers full recompute repeats
  * (undefined: every one), the model FLOPs per step (attention over every (query, key) pair), `shareOfPeak` (a step's
  * FLOPs as a share of the GPUs' peak over the step: MFU for the model FLOPs) and the most loaded stage's memory.
  * Positional rather than one object: an object of these cost the widget's bundle about 40 B of its 80 kB gzip budget.
  */
 export function estimateWarnings(
-  input: PlanInput, ctx: KernelContext, groups: ParallelGroups, layers: readonly number[], m: number, recomputedLayers: number | undefined,
+  input: PlanInput, ctx: KernelContext, groups: ParallelGroups, layers: readonly number[], params: readonly number[], m: number, recomputedLayers: number | undefined,
   modelFlops: Flop, shareOfPeak: (flops: Flop) => Ratio, worst: StageMemory,
 ): string[] {
   const gpus = input.nodes * input.gpusPerNode;
@@ -101,7 +101,13 @@ export function estimateWarnings(
   // the ranks that hold the same weights (data × context, weightReplicas): with one, nothing is split.
   if (input.sharding !== 'none' && weightReplicas(input) === 1) {
     const name = input.sharding === 'distributed-optimizer' ? 'the distributed optimizer' : `ZeRO-${input.sharding.slice('zero-'.length)}`;
-    warnings.push(`${name} shards the model states across data-parallel (and context-parallel) ranks: with one, it shards nothing`);
+    // ZeRO-3 with one rank still holds each unit's whole fresh gradient (plan-memory.ts zero3GatheredBytes), where ZeRO-2,
+    // the same states unsharded, holds none: said with what it costs here, the two plans' peaks apart. Not under fp8Params,
+    // which trainplan plans with no ZeRO-2 (check-plan.ts).
+    const more = input.sharding === 'zero-3' && input.fp8Params !== true
+      ? worst.totalBytes - Math.max(...stageMemories({ ...input, sharding: 'zero-2' }, layers, params, m).map((s) => s.totalBytes)) : 0;
+    warnings.push(`${name} shards the model states across data-parallel (and context-parallel) ranks: with one, it shards nothing`
+      + (more > 0 ? `, and holds each unit's whole gradient: ${formatBytes(more)} more per GPU than ZeRO-2 here` : ''));
   }
   if (input.scatterGather && input.sequenceParallel) warnings.push('scatter-gather is not used together with sequence parallelism (Megatron skips it)');
   for (const fallback of emulationFallbacks(input)) warnings.push(`not emulated, NCCL's closed form used instead: ${fallback}`);

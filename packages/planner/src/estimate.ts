@@ -218,7 +218,7 @@ function computeEstimate(input: PlanInput): PlanEstimate {
 
   // A step's FLOPs as a share of the GPUs' peak over the step: MFU for the model FLOPs, HFU for the hardware FLOPs.
   const shareOfPeak = (flops: Flop): Ratio => flops / step / gpus / peak;
-  const warnings = estimateWarnings(input, ctx, groups, layers, m, recomputedLayers, modelFlops, shareOfPeak, worst);
+  const warnings = estimateWarnings(input, ctx, groups, layers, params, m, recomputedLayers, modelFlops, shareOfPeak, worst);
 
   return {
     ok: true,

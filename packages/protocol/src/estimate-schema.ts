@@ -58,7 +58,7 @@ const wholeBytes = (description: string) => integer({ min: 0, description: `${de
 export const otherPartsSchema = object({
   runtimeReserveBytes: wholeBytes('The runtime reserve: CUDA context, cuBLAS workspaces and NCCL buffers, a fixed allowance'),
   fragmentationBytes: wholeBytes('The caching allocator\'s fragmentation: 10% of activationsBytes, rounded up'),
-  zero3GatheredBytes: wholeBytes('ZeRO-3\'s largest unit of the stage gathered whole (its 16-bit weights and gradient; 0 under any other sharding)'),
+  zero3GatheredBytes: wholeBytes('ZeRO-3\'s largest unit of the stage gathered whole (its 16-bit gradient, and its 16-bit weights where other ranks hold them; 0 under any other sharding)'),
   optimizerStepBytes: wholeBytes('What the optimizer step\'s fp32 copy of the 16-bit gradients needs beyond the forward and backward peak '
     + '(the activations, their fragmentation and the gathered unit, all freed before the step; 0 where that peak is the higher)'),
 }, {

@@ -48,6 +48,8 @@ export { didYouMean, presetIdAnyCase } from './preset-ids.ts';
 export type { PresetKind } from './preset-ids.ts';
 // POST /v1/memory: memory per GPU stage by stage, whether or not it fits (the API's answer, the CLI's out-of-memory breakdown).
 export { memoryAnswer, memoryAnswerJsonSchema } from './memory-answer.ts';
+// The parts of "other" memory by name, for the CLI's memory report and the chat bot's memory by part.
+export { OTHER_PART_NAMES, otherPartsLargestFirst, type OtherPart } from './other-parts-words.ts';
 export type { MemoryAnswer, MemoryOk, StageMemoryJson } from './memory-answer.ts';
 export { CONTRACT_EXAMPLE } from './examples.ts';
 // Configuration search, capacity planning, scaling and inference.

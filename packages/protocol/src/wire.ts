@@ -120,7 +120,7 @@ export interface OtherMemoryPartsJson {
   runtimeReserveBytes: number;
   /** The caching allocator's fragmentation: 10% of activationsBytes, rounded up. */
   fragmentationBytes: number;
-  /** ZeRO-3's largest unit gathered whole (16-bit weights and gradient); 0 under any other sharding. */
+  /** ZeRO-3's largest unit gathered whole (its 16-bit gradient, and its 16-bit weights where other ranks hold them); 0 under any other sharding. */
   zero3GatheredBytes: number;
   /** The optimizer step's fp32 gradient copy beyond the activations, fragmentation and unit it replaces; 0 where those peak higher. */
   optimizerStepBytes: number;

@@ -307,11 +307,20 @@ const planKey = (c: Candidate): string => [
   c.recompute, c.recomputeLayers ?? 'every layer', c.sharding,
 ].join(' ');
 
-/** Keeps `ranked` sorted by step time and at most `k` long. */
+/**
+ * Keeps `ranked` sorted by step time and at most `k` long; of two plans as fast, the one needing less memory first (the
+ * first found on a tie of both). So ZeRO-3 with one replica of the weights, which shards nothing, takes the step ZeRO-1
+ * and 2 take there and mostly needs more (each unit's whole gradient, planner plan-memory.ts): it no longer ranks ahead
+ * of such a twin for being listed first. (The twin is always estimated: its step bound leaves out the optimizer step,
+ * so it stays below the tied plan's step time, step-bound.ts.)
+ */
 function insertRanked(ranked: RankedPlan[], plan: RankedPlan, k: number): void {
   const t = plan.estimate.stepTimeSeconds;
+  const bytes = plan.estimate.memory.totalBytes;
+  const after = (other: RankedPlan): boolean => other.estimate.stepTimeSeconds > t
+    || (other.estimate.stepTimeSeconds === t && other.estimate.memory.totalBytes > bytes);
   let i = ranked.length;
-  while (i > 0 && ranked[i - 1]!.estimate.stepTimeSeconds > t) i--;
+  while (i > 0 && after(ranked[i - 1]!)) i--;
   if (i >= k) return;
   ranked.splice(i, 0, plan);
   if (ranked.length > k) ranked.pop();

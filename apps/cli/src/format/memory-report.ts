@@ -3,7 +3,7 @@
  * plan that does not fit, the switches it leaves off with what each would leave it needing.
  */
 import { FRAGMENTATION, heldGradientBytes, type PlanInput } from '@trainplan/planner';
-import { stateShardingOf, type EstimateOk, type MemoryJson } from '@trainplan/protocol';
+import { OTHER_PART_NAMES as NAMES, stateShardingOf, type EstimateOk, type MemoryJson } from '@trainplan/protocol';
 import { formatBytes, formatPercent } from '@trainplan/units';
 import { bar } from './bars.ts';
 import { renderTable } from './table.ts';
@@ -40,10 +40,11 @@ const gradientBuffer = (r: Resolved): Pick<PlanInput, 'sharding' | 'precision' |
 function otherNote(m: MemoryJson): string | undefined {
   const p = m.otherParts;
   if (p === undefined) return undefined;
-  return `  other: ${formatBytes(p.runtimeReserveBytes)} runtime reserve (CUDA context, cuBLAS workspaces, NCCL buffers)`
-    + ` + ${formatBytes(p.fragmentationBytes)} allocator fragmentation (${formatPercent(FRAGMENTATION)} of the activations)`
-    + (p.zero3GatheredBytes > 0 ? ` + ${formatBytes(p.zero3GatheredBytes)} the ZeRO-3 unit gathered whole (16-bit weights and gradient)` : '')
-    + (p.optimizerStepBytes > 0 ? ` + ${formatBytes(p.optimizerStepBytes)} the optimizer step's fp32 gradient copy beyond what forward and backward hold` : '');
+  // The parts' names are the protocol's (OTHER_PART_NAMES), which the chat bot words them with too.
+  return `  other: ${formatBytes(p.runtimeReserveBytes)} ${NAMES.runtimeReserveBytes} (CUDA context, cuBLAS workspaces, NCCL buffers)`
+    + ` + ${formatBytes(p.fragmentationBytes)} ${NAMES.fragmentationBytes} (${formatPercent(FRAGMENTATION)} of the activations)`
+    + (p.zero3GatheredBytes > 0 ? ` + ${formatBytes(p.zero3GatheredBytes)} the ${NAMES.zero3GatheredBytes} (its 16-bit gradient, and its weights gathered from the other ranks where there are any)` : '')
+    + (p.optimizerStepBytes > 0 ? ` + ${formatBytes(p.optimizerStepBytes)} the ${NAMES.optimizerStepBytes} beyond what forward and backward hold` : '');
 }
 
 /**

@@ -28,7 +28,7 @@ describe('what the memory rows hold (memoryLines)', () => {
     const parts = { runtimeReserveBytes: RESERVE, fragmentationBytes: 357_616_845, zero3GatheredBytes: UNIT, optimizerStepBytes: 0 };
     const other = note(memoryLines(memory(3_576_168_448, parts), zero3), 'other');
     expect(other).toBe('  other: 1.50 GiB runtime reserve (CUDA context, cuBLAS workspaces, NCCL buffers)'
-      + ' + 341 MiB allocator fragmentation (10.0% of the activations) + 3.19 GiB the ZeRO-3 unit gathered whole (16-bit weights and gradient)');
+      + ' + 341 MiB allocator fragmentation (10.0% of the activations) + 3.19 GiB the ZeRO-3 unit gathered whole (its 16-bit gradient, and its weights gathered from the other ranks where there are any)');
   });
 
   it('names the optimizer step\'s fp32 copy beside the unit where the step peaks higher (QA: all of the rest was called the unit)', () => {
@@ -36,7 +36,7 @@ describe('what the memory rows hold (memoryLines)', () => {
     // unit: 4e9 − 223,510,528 − 22,351,053 − 3,422,617,600 = 331,520,819 (316 MiB) more.
     const parts = { runtimeReserveBytes: RESERVE, fragmentationBytes: 22_351_053, zero3GatheredBytes: UNIT, optimizerStepBytes: 331_520_819 };
     const other = note(memoryLines(memory(223_510_528, parts), zero3), 'other');
-    expect(other).toMatch(/ \+ 21\.3 MiB allocator fragmentation \(10\.0% of the activations\) \+ 3\.19 GiB the ZeRO-3 unit gathered whole \(16-bit weights and gradient\)/);
+    expect(other).toMatch(/ \+ 21\.3 MiB allocator fragmentation \(10\.0% of the activations\) \+ 3\.19 GiB the ZeRO-3 unit gathered whole \(its 16-bit gradient, and its weights gathered from the other ranks where there are any\)/);
     expect(other).toMatch(/ \+ 316 MiB the optimizer step's fp32 gradient copy beyond what forward and backward hold$/);
   });
 

@@ -1,4 +1,4 @@
-import type { EstimateOk, MemoryJson } from '@trainplan/protocol';
+import { otherPartsLargestFirst, type EstimateOk, type MemoryJson } from '@trainplan/protocol';
 import { formatBytes } from '@trainplan/units';
 import type { IntentName } from '../question.ts';
 import type { AnswerFigure } from './answer-types.ts';
@@ -13,12 +13,23 @@ const PARTS = [
   ['gradientsBytes', 'gradients'],
   ['optimizerBytes', 'optimizer states'],
   ['activationsBytes', 'activations'],
-  // Buffers, workspace and fragmentation (the protocol's otherBytes).
-  ['otherBytes', 'other'],
 ] as const satisfies readonly (readonly [keyof MemoryJson, string])[];
 
-/** "weights 16.4 GiB · gradients 16.4 GiB · optimizer states 12.3 GiB · activations 27.5 GiB · other 2.05 GiB": one line, per GPU. */
-export const memoryPartsText = (m: MemoryJson): string => PARTS.map(([key, label]) => `${label} ${formatBytes(m[key])}`).join(' · ');
+/**
+ * What "other" holds, in the same style: each part that holds any memory by its name (the protocol's, as the CLI's memory
+ * report words them), largest first, so the asker reads what the rest is rather than one figure. An answer without the
+ * parts (another API's, an older one) keeps "other".
+ */
+const otherText = (m: MemoryJson): string[] => (m.otherParts === undefined
+  ? [`other ${formatBytes(m.otherBytes)}`]
+  : otherPartsLargestFirst(m.otherParts).map((p) => `${p.name} ${formatBytes(p.bytes)}`));
+
+/**
+ * "weights 16.4 GiB · gradients 16.4 GiB · optimizer states 12.3 GiB · activations 27.5 GiB · allocator fragmentation 2.75 GiB ·
+ * runtime reserve 1.50 GiB": one line, per GPU.
+ */
+export const memoryPartsText = (m: MemoryJson): string =>
+  [...PARTS.map(([key, label]) => `${label} ${formatBytes(m[key])}`), ...otherText(m)].join(' · ');
 
 /** The parts' figure, labelled for the plan they are of ("as asked" for a layout that does not fit). */
 export const memoryPartsFigure = (m: MemoryJson, of = ''): AnswerFigure => ({ label: `Memory by part${of === '' ? '' : ` (${of})`}`, value: memoryPartsText(m) });
