@@ -34,7 +34,7 @@ function hamiltonianCycles(links: Readonly<Uint8Array>, g: number, locals: reado
 
 const memo = new WeakMap<Readonly<Uint8Array>, Map<string, number[][]>>();
 
-function cyclesOf(links: Readonly<Uint8Array>, g: number, locals: readonly number[]): number[][] {
+export function cyclesOf(links: Readonly<Uint8Array>, g: number, locals: readonly number[]): number[][] {
   let byGroup = memo.get(links);
   if (!byGroup) memo.set(links, (byGroup = new Map()));
   const key = locals.join(',');
@@ -44,7 +44,7 @@ function cyclesOf(links: Readonly<Uint8Array>, g: number, locals: readonly numbe
 }
 
 /** `cycle` rotated to start at `entry` (a member of it). */
-function rotate(cycle: readonly number[], entry: number): number[] {
+export function rotate(cycle: readonly number[], entry: number): number[] {
   const at = cycle.indexOf(entry);
   return [...cycle.slice(at), ...cycle.slice(0, at)];
 }

@@ -50,6 +50,32 @@ function intraBandwidthPerGpuGBps(fabric: Fabric, placement: GroupPlacement, lin
 }
 
 /**
+ * On a direct NVLink mesh (DGX-1, quad GH200; null behind an NVSwitch): how many channels at `speed` one GPU of the
+ * group can send over NVLink, as NCCL's search counts them. NCCL merges a pair's NVLinks into one link of their summed
+ * bandwidth (src/graph/topo.cc ncclTopoConnectNodes adds to an existing link's bw) and every channel takes its speed off
+ * each link it crosses (src/graph/search.cc ncclTopoFollowPath), so a pair carries ⌊links × per-link GB/s ÷ speed⌋
+ * channels, not a share of the GPU's summed links: a DGX-1 V100's GPU, with two doubled (40 GB/s) and two single (20)
+ * NVLink peers, sends 2 + 2 + 1 + 1 = 6 channels at 15 GB/s and 3 + 3 + 1 + 1 = 8 at 12, where its 120 GB/s in all
+ * would hold 8 at 15. The fewest over the group's GPUs (local GPUs 0 … ppn−1, as ringLinks takes them).
+ */
+function meshChannelSlots(fabric: Fabric, placement: GroupPlacement): ((speed: number) => number) | null {
+  const peers = peerLinksOf(fabric);
+  if (!peers) return null;
+  const g = fabric.gpusPerNode;
+  const perPairGBps = NCCL_TABLES.nvlinkBandwidthPerLinkGBps.value[fabric.generation] * placement.nvlinkShare;
+  const ppn = placement.ranksPerNode;
+  return (speed) => {
+    let fewest = Number.POSITIVE_INFINITY;
+    for (let a = 0; a < ppn; a++) {
+      let slots = 0;
+      for (let b = 0; b < ppn; b++) slots += channelsThatFit((peers[a * g + b] as number) * perPairGBps, speed);
+      fewest = Math.min(fewest, slots);
+    }
+    return fewest;
+  };
+}
+
+/**
  * NIC channels at `speed`: each channel enters and leaves a node through one NIC; a NIC of
  * `nicGBps` carries ⌊nicGBps / speed⌋ channels; a fractional NIC share carries what fits in it.
  */
@@ -98,10 +124,14 @@ function deriveTopology(fabric: Fabric, group: CommGroup): NcclTopology {
   // the others forward it on, so every GPU's link carries each channel once, as NCCL's search counts it: the
   // GPU→GPU and GPU→NET paths both take their speed off the GPU's PCIe link (src/graph/search.cc followPath).
   const nvlinkFraction = nodes > 1 && links > 0 ? (ppn - 1) / ppn : 1;
+  const meshSlots = links > 0 ? meshChannelSlots(fabric, placement) : null;
   const intraFits = (speed: number, nChannels: number): boolean =>
-    ppn === 1 || nChannels * speed * nvlinkFraction <= intraGBps + FIT_TOLERANCE_GBPS;
+    ppn === 1 || (meshSlots
+      ? nChannels * nvlinkFraction <= meshSlots(speed) + FIT_TOLERANCE_GBPS
+      : nChannels * speed * nvlinkFraction <= intraGBps + FIT_TOLERANCE_GBPS);
   const intraChannels = (speed: number): number =>
-    ppn === 1 ? Number.POSITIVE_INFINITY : channelsThatFit(intraGBps, speed * nvlinkFraction);
+    ppn === 1 ? Number.POSITIVE_INFINITY
+      : meshSlots ? Math.floor(meshSlots(speed) / nvlinkFraction + FIT_TOLERANCE_GBPS) : channelsThatFit(intraGBps, speed * nvlinkFraction);
 
   // Each channel leaves a node up one GPU's host link and enters down another's, so a node's GPUs carry at most
   // ppn × ⌊host / speed⌋ channels however many NICs sit behind them (host-path.ts groupHostPathGBps): two NDR NICs

@@ -1,5 +1,10 @@
 import { gpusJoinedByNvlink, peerLinksOf } from '../gpus-joined-by-nvlink.ts';
 import { packMeshRings } from '../mesh-rings.ts';
+import { packOpenMeshRings, type MeshBudget } from './open-mesh-rings.ts';
+import { channelsThatFit } from '../nccl-graph-search.ts';
+import { NCCL_TABLES } from '../nccl-tables.ts';
+import { groupHostPathGBps } from '../host-path.ts';
+import { ncclTopology } from '../nccl-topology.ts';
 import {
   MAX_ROUTE_LINKS, gpuNode, pathLatency, placeAtNic, railOfLocalGpu, railsOfLocalGpu, routeInto, type TopologyGraph,
 } from '../topology/topology-graph.ts';
@@ -94,9 +99,28 @@ function meshPositions(t: TopologyGraph, gpus: readonly number[], ppn: number, e
   const rail = (local: number): number => railOfLocalGpu(t, local);
   const shared = placeAtNic(t, locals[0] as number).sharing > 1;
   const before = (local: number): number => locals[(locals.indexOf(local) + ppn - 1) % ppn] as number;
-  const rings = packMeshRings(links, t.gpusPerNode, locals, entries.map((p) => locals[p] as number), open,
-    shared ? (entry, exit) => rail(entry) === rail(exit) : (entry, exit) => exit === before(entry));
+  const near = shared ? (entry: number, exit: number) => rail(entry) === rail(exit) : (entry: number, exit: number) => exit === before(entry);
+  const entryGpus = entries.map((p) => locals[p] as number);
+  // Across nodes, within what the links carry at the ring's speed (open-mesh-rings.ts).
+  const rings = open
+    ? packOpenMeshRings(links, t.gpusPerNode, locals, entryGpus, near, meshBudget(t, gpus.length, ppn))
+    : packMeshRings(links, t.gpusPerNode, locals, entryGpus, false, near);
   return rings ? rings.map((ring) => ring.map((local) => locals.indexOf(local))) : null;
+}
+
+/**
+ * What a ring's links carry at the speed of NCCL's ring graph for the group (nccl-topology.ts), in channels, as NCCL's
+ * search counts them (src/graph/search.cc ncclTopoFollowPath): a pair's NVLinks at NCCL's per-link figure (src/graph/topo.h
+ * SM70_NVLINK_BW 20), a GPU's host link as the closed form's search budgets it (host-path.ts groupHostPathGBps: on a
+ * DGX-1 NCCL's 12 GB/s for PCIe Gen3 x16, src/graph/topo.cc ncclTopoAddPci), at least one.
+ */
+function meshBudget(t: TopologyGraph, ranks: number, ppn: number): MeshBudget {
+  const speedGBps = ncclTopology(t.fabric, { ranks, ranksPerNode: ppn }).ring.bwIntraGBps;
+  const perLinkGBps = NCCL_TABLES.nvlinkBandwidthPerLinkGBps.value[t.fabric.generation];
+  return {
+    edgeChannels: (links) => channelsThatFit(links * perLinkGBps, speedGBps),
+    exitChannels: Math.max(1, channelsThatFit(groupHostPathGBps(t.fabric, { nvlinkShare: 1 }), speedGBps)),
+  };
 }
 
 /**
